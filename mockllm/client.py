@@ -1,0 +1,62 @@
+"""Asking a backend for a task, with one retry and a counted fallback.
+
+Policies talk to the language layer through :class:`ModelClient`.  Output that the
+task's parser cannot read is retried once (with a fresh seed); if the retry fails too
+the caller's rule-based fallback is used and counted in :class:`CallStats`, which the
+run reports in its metrics.  Nothing is guessed silently.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+import attrs
+import numpy as np
+
+from mockllm.backend import ChatBackend
+from mockllm.tasks import Task
+from simcore.errors import ParseError
+from simcore.seeding import call_seed
+
+T = TypeVar("T")
+
+
+@attrs.define
+class CallStats:
+    calls: int = 0
+    retries: int = 0
+    fallbacks: int = 0
+    by_task: dict = attrs.field(factory=dict)
+
+    def _bump(self, task_id: str, what: str) -> None:
+        row = self.by_task.setdefault(task_id, {"calls": 0, "retries": 0, "fallbacks": 0})
+        row[what] += 1
+
+
+@attrs.define
+class ModelClient:
+    backend: ChatBackend
+    stats: CallStats = attrs.field(factory=CallStats)
+    temperature: float = 0.0
+
+    def ask(self, task: Task, rng: np.random.Generator, *, fallback: Callable[[], T] | None = None,
+            **context: Any) -> Any:
+        """Parsed answer of ``task`` for ``context``; the fallback after two unreadable answers."""
+        messages = task.messages(**context)
+        last: ParseError | None = None
+        for attempt in range(2):
+            self.stats.calls += 1
+            self.stats._bump(task.id, "calls")
+            if attempt:
+                self.stats.retries += 1
+                self.stats._bump(task.id, "retries")
+            text = self.backend.chat(messages, temperature=self.temperature, seed=call_seed(rng))
+            try:
+                return task.parse(text)
+            except ParseError as exc:
+                last = exc
+        if fallback is None:
+            raise last  # type: ignore[misc]
+        self.stats.fallbacks += 1
+        self.stats._bump(task.id, "fallbacks")
+        return fallback()

@@ -1,0 +1,45 @@
+"""The deterministic mock backend: a real :class:`ChatBackend` that answers task
+prompts from templates.
+
+It reads the prompt text (never the caller's objects), recognises the task by its
+header, parses the context block back out, and writes an answer in the task's output
+format from the task's templates.  Given the same messages and seed it returns the
+same text.  A prompt it does not recognise raises :class:`UnrecognisedPrompt`.
+
+Options (keyword arguments) are the knobs the tasks declare in ``mock_options``,
+e.g. ``tone_noise`` for the travel tasks; an unknown option name is an error.
+``exact=True`` sets every float option (all of them are noise probabilities) to 0.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from mockllm.backend import Message
+from mockllm.tasks import all_mock_options, read_prompt
+from simcore.errors import InputError
+
+
+class MockBackend:
+    def __init__(self, *, exact: bool = False, **options: Any):
+        known = all_mock_options()
+        if exact:  # every noise knob at zero: the answer is the template's exact reading
+            known = {k: (0.0 if isinstance(v, float) else v) for k, v in known.items()}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            raise InputError("MockBackend", ", ".join(unknown),
+                             f"unknown option; valid: {', '.join(sorted(known))}")
+        self.options = {**known, **options}
+        self.calls = 0
+
+    def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
+             seed: int | None = None) -> str:
+        task, context = read_prompt(messages)
+        self.calls += 1
+        rng = np.random.Generator(np.random.PCG64(0 if seed is None else int(seed)))
+        return task.mock_answer(context, rng, self.options)
+
+    def __repr__(self) -> str:
+        return f"MockBackend({', '.join(f'{k}={v!r}' for k, v in sorted(self.options.items()))})"

@@ -1,0 +1,102 @@
+"""A backend for any OpenAI-compatible chat server (vLLM, llama.cpp, hosted APIs).
+
+It POSTs ``{"model", "messages", "temperature", "seed"}`` to
+``{base_url}/chat/completions`` and returns ``choices[0].message.content``.  The API
+key is read from the environment variable named by ``api_key_env`` (never passed as
+an argument, so it cannot leak into configs, transcripts or cassettes) and never
+appears in an error message.  Each request has a timeout; failures that may pass
+(timeouts, dropped connections, HTTP 429 and 5xx) are retried a bounded number of
+times with exponential backoff; anything else fails at once with a clear
+:class:`BackendError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+import urllib.error
+import urllib.request
+from typing import Sequence
+
+from mockllm.backend import Message
+from simcore.errors import BackendError
+
+RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
+
+
+class OpenAICompatBackend:
+    def __init__(self, base_url: str, model: str, *, api_key_env: str = "OPENAI_API_KEY",
+                 timeout: float = 30.0, max_retries: int = 2, backoff: float = 0.5,
+                 max_tokens: int | None = None):
+        if not base_url.startswith(("http://", "https://")):
+            raise BackendError(f"base_url must start with http:// or https://, got {base_url!r}")
+        if max_retries < 0 or timeout <= 0:
+            raise BackendError("max_retries must be >= 0 and timeout > 0")
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key_env = api_key_env
+        self.timeout = float(timeout)
+        self.max_retries = int(max_retries)
+        self.backoff = float(backoff)
+        self.max_tokens = max_tokens
+        self.attempts = 0
+
+    def _headers(self) -> dict:
+        headers = {"Content-Type": "application/json"}
+        key = os.environ.get(self.api_key_env)
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        return headers
+
+    def _scrub(self, text: str) -> str:
+        key = os.environ.get(self.api_key_env)
+        return text.replace(key, "***") if key else text
+
+    def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
+             seed: int | None = None) -> str:
+        body = {"model": self.model, "messages": [m.to_dict() for m in messages],
+                "temperature": temperature}
+        if seed is not None:
+            body["seed"] = int(seed)
+        if self.max_tokens is not None:
+            body["max_tokens"] = self.max_tokens
+        data = json.dumps(body).encode("utf-8")
+        url = f"{self.base_url}/chat/completions"
+        problem = "no attempt made"
+        for attempt in range(self.max_retries + 1):
+            if attempt:
+                time.sleep(self.backoff * (2 ** (attempt - 1)))
+            self.attempts += 1
+            request = urllib.request.Request(url, data=data, headers=self._headers(), method="POST")
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as resp:
+                    raw = resp.read()
+            except urllib.error.HTTPError as exc:
+                problem = f"HTTP {exc.code}"
+                if exc.code in RETRYABLE_STATUS:
+                    continue
+                raise BackendError(self._scrub(f"{url}: {problem} (not retried)")) from None
+            except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError) as exc:
+                reason = getattr(exc, "reason", exc)
+                problem = f"connection failed ({type(reason).__name__})"
+                continue
+            return self._content(raw, url)
+        raise BackendError(self._scrub(f"{url}: {problem} after {self.max_retries + 1} attempt(s)"))
+
+    def _content(self, raw: bytes, url: str) -> str:
+        try:
+            payload = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise BackendError(f"{url}: response is not JSON") from None
+        try:
+            choices = payload["choices"]
+            if not choices:
+                raise BackendError(f"{url}: response has an empty 'choices' list")
+            content = choices[0]["message"]["content"]
+        except (KeyError, TypeError, IndexError):
+            raise BackendError(f"{url}: response lacks choices[0].message.content") from None
+        if not isinstance(content, str):
+            raise BackendError(f"{url}: choices[0].message.content is not a string")
+        return content

@@ -1,0 +1,152 @@
+"""Task prompts: one :class:`Task` per thing the agents ask a language model to do.
+
+A task renders a prompt from named context fields and parses the model's answer.
+Every prompt has the same layout, so a real model reads it as instructions and the
+mock backend can recognise it:
+
+    system:  "TASK: <task id>" on the first line, then the instructions
+    user:    "### CONTEXT" and one ``key: <JSON value>`` line per field
+
+The instructions are simcore's own words.  A task also carries the mock's answer
+rule (``mock_answer``), which sees only the context parsed back out of the prompt
+text -- the same information a real model would get.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from mockllm.backend import Message
+from simcore.errors import ParseError, UnrecognisedPrompt
+
+CONTEXT_HEADER = "### CONTEXT"
+TASK_PREFIX = "TASK: "
+
+# Modules that define tasks; imported on first lookup (those that exist).
+TASK_MODULES = ("mockllm.travel", "mockllm.scorable", "mockllm.astra", "mockllm.dominance")
+
+_TASKS: dict[str, "Task"] = {}
+_loaded = False
+
+
+class Task:
+    """Base class; subclasses set ``id``/``instructions``/``fields`` and implement
+    ``parse`` and ``mock_answer``."""
+
+    id: str = ""
+    instructions: str = ""
+    fields: tuple[str, ...] = ()
+    #: options of the mock backend this task reads, with their defaults
+    mock_options: Mapping[str, Any] = {}
+
+    def messages(self, **context: Any) -> tuple[Message, Message]:
+        missing = [f for f in self.fields if f not in context]
+        if missing:
+            raise TypeError(f"task {self.id}: missing context field(s) {missing}")
+        lines = [CONTEXT_HEADER]
+        for name in self.fields:
+            lines.append(f"{name}: {json.dumps(context[name], ensure_ascii=False, separators=(',', ':'))}")
+        return (Message("system", f"{TASK_PREFIX}{self.id}\n{self.instructions}"),
+                Message("user", "\n".join(lines)))
+
+    def parse(self, text: str) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def mock_answer(self, context: Mapping[str, Any], rng: np.random.Generator,
+                    options: Mapping[str, Any]) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def examples(self, rng: np.random.Generator) -> list[dict]:
+        """Context dicts that exercise the task (used by the conformance checks)."""
+        return []
+
+    def expected(self, context: Mapping[str, Any]) -> Any:
+        """What ``parse`` must return for the mock's answer at zero noise, or None if
+        there is no single right answer."""
+        return None
+
+    # helpers for subclasses -------------------------------------------------
+    def load_json(self, text: str) -> Any:
+        start, end = text.find("{"), text.rfind("}")
+        if start < 0 or end < start:
+            raise ParseError(self.id, "no JSON object", text)
+        try:
+            return json.loads(text[start:end + 1])
+        except json.JSONDecodeError as exc:
+            raise ParseError(self.id, f"invalid JSON: {exc.msg}", text) from None
+
+
+def register_task(task: Task) -> Task:
+    if task.id in _TASKS and type(_TASKS[task.id]) is not type(task):
+        raise ValueError(f"task id {task.id!r} registered twice")
+    _TASKS[task.id] = task
+    return task
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for name in TASK_MODULES:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+
+
+def all_tasks() -> dict[str, Task]:
+    _load()
+    return dict(sorted(_TASKS.items()))
+
+
+def get_task(task_id: str) -> Task:
+    _load()
+    try:
+        return _TASKS[task_id]
+    except KeyError:
+        raise UnrecognisedPrompt(f"unknown task {task_id!r}; known: {', '.join(sorted(_TASKS))}") from None
+
+
+def read_prompt(messages) -> tuple[Task, dict]:
+    """Recognise a task prompt and parse its context back; raise on anything else."""
+    if not messages:
+        raise UnrecognisedPrompt("empty prompt: no messages")
+    system = messages[0].content
+    if messages[0].role != "system" or not system.startswith(TASK_PREFIX):
+        raise UnrecognisedPrompt(
+            "prompt not recognised: the first message must be a system message starting with "
+            f"'{TASK_PREFIX}<task id>'; got {system[:60]!r}")
+    task_id = system[len(TASK_PREFIX):].split("\n", 1)[0].strip()
+    task = get_task(task_id)
+    if system != f"{TASK_PREFIX}{task.id}\n{task.instructions}":
+        raise UnrecognisedPrompt(f"prompt for task {task_id!r} does not match its template")
+    user = messages[-1].content
+    if not user.startswith(CONTEXT_HEADER):
+        raise UnrecognisedPrompt(f"prompt for task {task_id!r} has no '{CONTEXT_HEADER}' block")
+    context: dict[str, Any] = {}
+    for line in user.split("\n")[1:]:
+        key, sep, raw = line.partition(": ")
+        if not sep:
+            raise UnrecognisedPrompt(f"prompt for task {task_id!r}: malformed context line {line[:60]!r}")
+        try:
+            context[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            raise UnrecognisedPrompt(f"prompt for task {task_id!r}: field {key!r} is not JSON") from None
+    missing = [f for f in task.fields if f not in context]
+    if missing:
+        raise UnrecognisedPrompt(f"prompt for task {task_id!r} lacks field(s) {missing}")
+    return task, context
+
+
+def all_mock_options() -> dict[str, Any]:
+    opts: dict[str, Any] = {}
+    for task in all_tasks().values():
+        opts.update(task.mock_options)
+    return opts
+
+
+Parser = Callable[[str], Any]

@@ -1,0 +1,163 @@
+"""The ``simcore`` command.
+
+Subcommands import their system's modules only when they run, so ``simcore --help``
+stays fast.  Any :class:`~simcore.errors.SimcoreError` (bad file, bad option, unknown
+id) is printed as one line on standard error with exit status 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from simcore.studies import STUDIES, available
+
+
+class LazyRunGroup(click.Group):
+    """``simcore run SYSTEM``: each system's command lives in its study module."""
+
+    def list_commands(self, ctx):
+        return available()
+
+    def get_command(self, ctx, name):
+        if name not in STUDIES or name not in available():
+            return None
+        return importlib.import_module(STUDIES[name]).command
+
+    def resolve_command(self, ctx, args):
+        name = args[0] if args else None
+        if name is not None and not name.startswith("-") and self.get_command(ctx, name) is None:
+            ctx.fail(f"unknown system {name!r}; valid: {', '.join(available())}")
+        return super().resolve_command(ctx, args)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="simcore")
+def cli():
+    """Deterministic offline simulator of published LLM negotiation systems."""
+
+
+@cli.group(cls=LazyRunGroup, invoke_without_command=True)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Root seed (when running every default study).")
+@click.option("--workers", type=click.IntRange(1, 256), default=1, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), default="runs", show_default=True,
+              help="Parent directory; each system writes to OUT/SYSTEM.")
+@click.option("--progress/--no-progress", default=None)
+@click.pass_context
+def run(ctx, seed, workers, out, progress):
+    """Run a study. With no SYSTEM, run the default study of every system."""
+    if ctx.invoked_subcommand is not None:
+        return
+    import os
+
+    for name in available():
+        module = importlib.import_module(STUDIES[name])
+        click.echo(f"== {name} ==")
+        module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--group", "run_id", default=None,
+              help="Show only this negotiation (its run id, or a suffix of it such as a group number).")
+@click.option("--limit", type=click.IntRange(1), default=3, show_default=True,
+              help="How many negotiations to show when --group is not given.")
+def show(file, run_id, limit):
+    """Print negotiations of a transcripts.jsonl as a readable dialogue."""
+    from simcore.show import show_file
+
+    click.echo(show_file(file, run_id=run_id, limit=limit))
+
+
+@cli.group()
+def scenarios():
+    """List and inspect the shipped scenarios."""
+
+
+@scenarios.command("list")
+def scenarios_list():
+    """Every registered scenario id with a one-line description."""
+    from simcore.registry import specs
+
+    rows = [(s.id, s.meta.get("system", ""), s.description) for s in specs("scenario")]
+    width = max((len(r[0]) for r in rows), default=0)
+    for sid, system, desc in rows:
+        click.echo(f"{sid.ljust(width)}  [{system}] {desc}")
+
+
+@scenarios.command("show")
+@click.argument("scenario_id")
+def scenarios_show(scenario_id):
+    """Describe one scenario (its items, parties, facts)."""
+    from simcore.registry import resolve
+
+    spec = resolve("scenario", scenario_id)
+    describe = spec.meta.get("describe")
+    if describe is None:
+        click.echo(f"{spec.id}: {spec.description}")
+        return
+    module, _, attr = describe.partition(":")
+    click.echo(getattr(importlib.import_module(module), attr)(spec.id))
+
+
+@cli.command()
+@click.option("--check", is_flag=True, help="Only compare with the stored files; exit 1 on a difference.")
+def playthroughs(check):
+    """Regenerate the golden playthrough files under tests/playthroughs/."""
+    from simcore.playthroughs import regenerate
+
+    changed = regenerate(check=check)
+    for path in changed:
+        click.echo(("differs: " if check else "wrote: ") + path)
+    if check and changed:
+        sys.exit(1)
+
+
+CHAT_SYSTEMS = {"dominance": "simcore.chat_dominance:command"}
+
+
+class LazyChatGroup(click.Group):
+    def list_commands(self, ctx):
+        return [n for n, ep in CHAT_SYSTEMS.items()
+                if importlib.util.find_spec(ep.split(":")[0]) is not None]
+
+    def get_command(self, ctx, name):
+        if name not in self.list_commands(ctx):
+            return None
+        module, _, attr = CHAT_SYSTEMS[name].partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+import importlib.util  # noqa: E402  (used by LazyChatGroup)
+
+
+@cli.group(cls=LazyChatGroup)
+def chat():
+    """Negotiate with an agent in the terminal."""
+
+
+def main(argv=None) -> None:
+    from simcore.errors import SimcoreError
+
+    try:
+        cli.main(args=argv, prog_name="simcore", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except SimcoreError as exc:
+        click.echo(f"simcore: error: {exc}", err=True)
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()

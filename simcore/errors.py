@@ -1,0 +1,61 @@
+"""The library's own exceptions.
+
+Every error a user can cause (a bad file, a bad option, an unknown id) is a
+:class:`SimcoreError` whose message names what is wrong; the CLI prints it as one
+line and exits with status 2.  Model output that cannot be read raises
+:class:`ParseError`, which callers turn into a counted fallback.
+"""
+
+from __future__ import annotations
+
+
+class SimcoreError(Exception):
+    """Base class of every error simcore raises on purpose."""
+
+
+class InputError(SimcoreError):
+    """A scenario/game/domain file or an option is invalid.
+
+    The message reads ``<source>: <field>: <problem>`` so the user can find the
+    offending spot without a traceback.
+    """
+
+    def __init__(self, source: str, field: str, problem: str):
+        self.source = str(source)
+        self.field = str(field)
+        self.problem = str(problem)
+        where = f"{self.source}: {self.field}" if self.field else self.source
+        super().__init__(f"{where}: {self.problem}")
+
+
+class UnknownIdError(SimcoreError, KeyError):
+    """A registry id (scenario, policy, backend, ...) that is not registered."""
+
+    def __init__(self, kind: str, given: str, valid):
+        self.kind, self.given, self.valid = kind, given, sorted(valid)
+        listing = ", ".join(self.valid) or "(none registered)"
+        SimcoreError.__init__(self, f"unknown {kind} id {given!r}; valid: {listing}")
+
+    def __str__(self) -> str:  # KeyError would quote the message otherwise
+        return self.args[0]
+
+
+class ParseError(SimcoreError):
+    """Model output that the task's parser cannot read."""
+
+    def __init__(self, task: str, problem: str, text: str = ""):
+        self.task, self.problem, self.text = task, problem, text
+        shown = text if len(text) <= 120 else text[:117] + "..."
+        super().__init__(f"{task}: cannot parse model output ({problem}): {shown!r}")
+
+
+class UnrecognisedPrompt(SimcoreError):
+    """The mock backend was sent a prompt that no registered task template produced."""
+
+
+class IllegalMove(SimcoreError):
+    """A policy produced an action the protocol does not allow."""
+
+
+class BackendError(SimcoreError):
+    """A chat backend failed (network, HTTP status, malformed response)."""

@@ -1,0 +1,97 @@
+"""Transcript events and their JSON Lines form.
+
+One :class:`Event` per turn of dialogue.  The public part (speaker, text, offers)
+is what other agents saw; ``hidden`` holds the speaker's private reasoning (for
+``simcore show`` and the metrics, never for other agents); ``cues`` holds what each
+listener read from the words.  Payloads are JSON-compatible dicts so a transcript
+round-trips through ``to_json``/``from_json`` exactly.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Iterator, Mapping, TextIO
+
+import attrs
+
+from simcore.errors import InputError
+
+
+def _jsonable(value: Any) -> Any:
+    """Normalise a payload to plain JSON types (tuples -> lists, attrs -> dicts)."""
+    if attrs.has(type(value)):
+        return _jsonable(attrs.asdict(value, recurse=False))
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v) for v in value]
+    if hasattr(value, "item") and callable(value.item):  # numpy scalars
+        return value.item()
+    return value
+
+
+@attrs.frozen
+class Event:
+    """One transcript line."""
+
+    run: str
+    seq: int
+    speaker: str
+    phase: str
+    round: int = 0
+    item: str | None = None
+    intent: Mapping[str, Any] = attrs.field(factory=dict, converter=_jsonable)
+    text: str = ""
+    cues: Mapping[str, Any] = attrs.field(factory=dict, converter=_jsonable)
+    hidden: Mapping[str, Any] = attrs.field(factory=dict, converter=_jsonable)
+
+    def to_json(self) -> str:
+        return json.dumps(attrs.asdict(self), ensure_ascii=False, sort_keys=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, line: str, source: str = "<transcript>", lineno: int = 0) -> "Event":
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(source, f"line {lineno}", f"not valid JSON ({exc.msg})") from None
+        if not isinstance(data, dict):
+            raise InputError(source, f"line {lineno}", "expected a JSON object")
+        names = {a.name for a in attrs.fields(cls)}
+        missing = {"run", "seq", "speaker", "phase"} - set(data)
+        if missing:
+            raise InputError(source, f"line {lineno}", f"missing field(s) {sorted(missing)}")
+        unknown = set(data) - names
+        if unknown:
+            raise InputError(source, f"line {lineno}", f"unknown field(s) {sorted(unknown)}")
+        return cls(**data)
+
+
+def write_jsonl(events: Iterable[Event], stream: TextIO) -> int:
+    n = 0
+    for ev in events:
+        stream.write(ev.to_json())
+        stream.write("\n")
+        n += 1
+    return n
+
+
+def read_jsonl(path: str) -> Iterator[Event]:
+    try:
+        handle = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(path, "", exc.strerror or str(exc)) from None
+    with handle:
+        try:
+            for lineno, line in enumerate(handle, 1):
+                if line.strip():
+                    yield Event.from_json(line, path, lineno)
+        except UnicodeDecodeError:
+            raise InputError(path, "", "not UTF-8 text") from None
+
+
+def runs(events: Iterable[Event]) -> dict[str, list[Event]]:
+    """Group events by run id, keeping first-seen order."""
+    out: dict[str, list[Event]] = {}
+    for ev in events:
+        out.setdefault(ev.run, []).append(ev)
+    return out
