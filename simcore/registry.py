@@ -29,7 +29,7 @@ class Spec:
     """One registered thing: where to find it and the keyword arguments it is made with."""
 
     kind: str = attrs.field(validator=attrs.validators.in_(KINDS))
-    id: str
+    id: str = attrs.field()
     entry_point: Any  # "module:attr" or a callable
     kwargs: Mapping[str, Any] = attrs.field(factory=dict)
     description: str = ""
