@@ -113,3 +113,21 @@ def total_fallbacks(outputs: Sequence[JobOutput]) -> int:
 
 def echo_err(msg: str) -> None:
     sys.stderr.write(msg + "\n")
+
+
+def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = None,
+           progress: bool | None = None, **sweep: Any) -> Summary:
+    """The one entry point every ``simcore run SYSTEM`` command calls.
+
+    ``config`` is the study's frozen attrs config (it has a ``seed`` field).  Extra
+    keyword arguments are sweep options (grid, resume, executor) handled here so
+    that every study gets them alike.
+    """
+    import click
+
+    unsupported = {k: v for k, v in sweep.items() if v not in (None, (), False)}
+    if unsupported:
+        from simcore.errors import SimcoreError
+
+        raise SimcoreError(f"sweep option(s) not supported yet: {', '.join(sorted(unsupported))}")
+    return run_study(study_path, config, workers=workers, out_dir=out, progress=progress, echo=click.echo)
