@@ -1,0 +1,1 @@
+"""Metrics computed from transcripts and run records, one module per system."""
