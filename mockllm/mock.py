@@ -4,7 +4,8 @@ prompts from templates.
 It reads the prompt text (never the caller's objects), recognises the task by its
 header, parses the context block back out, and writes an answer in the task's output
 format from the task's templates.  Given the same messages and seed it returns the
-same text.  A prompt it does not recognise raises :class:`UnrecognisedPrompt`.
+same text (the call's draws come from a :class:`~mockllm.callrng.CallRng` seeded
+by ``seed``).  A prompt it does not recognise raises :class:`UnrecognisedPrompt`.
 
 Options (keyword arguments) are the knobs the tasks declare in ``mock_options``,
 e.g. ``tone_noise`` for the travel tasks; an unknown option name is an error.
@@ -15,9 +16,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-import numpy as np
-
 from mockllm.backend import Message
+from mockllm.callrng import CallRng
 from mockllm.tasks import all_mock_options, read_prompt
 from simcore.errors import InputError
 
@@ -38,7 +38,7 @@ class MockBackend:
              seed: int | None = None) -> str:
         task, context = read_prompt(messages)
         self.calls += 1
-        rng = np.random.Generator(np.random.PCG64(0 if seed is None else int(seed)))
+        rng = CallRng(0 if seed is None else seed)
         return task.mock_answer(context, rng, self.options)
 
     def __repr__(self) -> str:

@@ -5,7 +5,7 @@ Every prompt has the same layout, so a real model reads it as instructions and t
 mock backend can recognise it:
 
     system:  "TASK: <task id>" on the first line, then the instructions
-    user:    "### CONTEXT" and one ``key: <JSON value>`` line per field
+    user:    "### CONTEXT" and, on the next line, a JSON object of the fields in order
 
 The instructions are simcore's own words.  A task also carries the mock's answer
 rule (``mock_answer``), which sees only the context parsed back out of the prompt
@@ -31,6 +31,8 @@ TASK_PREFIX = "TASK: "
 TASK_MODULES = ("mockllm.travel", "mockllm.scorable", "mockllm.astra", "mockllm.dominance")
 
 _TASKS: dict[str, "Task"] = {}
+_SYSTEM_CACHE: dict[str, Message] = {}
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _loaded = False
 
 
@@ -44,15 +46,20 @@ class Task:
     #: options of the mock backend this task reads, with their defaults
     mock_options: Mapping[str, Any] = {}
 
+    @property
+    def system_text(self) -> str:
+        return f"{TASK_PREFIX}{self.id}\n{self.instructions}"
+
     def messages(self, **context: Any) -> tuple[Message, Message]:
-        missing = [f for f in self.fields if f not in context]
-        if missing:
-            raise TypeError(f"task {self.id}: missing context field(s) {missing}")
-        lines = [CONTEXT_HEADER]
-        for name in self.fields:
-            lines.append(f"{name}: {json.dumps(context[name], ensure_ascii=False, separators=(',', ':'))}")
-        return (Message("system", f"{TASK_PREFIX}{self.id}\n{self.instructions}"),
-                Message("user", "\n".join(lines)))
+        try:
+            body = _dumps({name: context[name] for name in self.fields})
+        except KeyError:
+            missing = [f for f in self.fields if f not in context]
+            raise TypeError(f"task {self.id}: missing context field(s) {missing}") from None
+        system = _SYSTEM_CACHE.get(self.id)
+        if system is None or system.content != self.system_text:
+            system = _SYSTEM_CACHE[self.id] = Message("system", self.system_text)
+        return system, Message("user", f"{CONTEXT_HEADER}\n{body}")
 
     def parse(self, text: str) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -122,20 +129,17 @@ def read_prompt(messages) -> tuple[Task, dict]:
             f"'{TASK_PREFIX}<task id>'; got {system[:60]!r}")
     task_id = system[len(TASK_PREFIX):].split("\n", 1)[0].strip()
     task = get_task(task_id)
-    if system != f"{TASK_PREFIX}{task.id}\n{task.instructions}":
+    if system != task.system_text:
         raise UnrecognisedPrompt(f"prompt for task {task_id!r} does not match its template")
     user = messages[-1].content
     if not user.startswith(CONTEXT_HEADER):
         raise UnrecognisedPrompt(f"prompt for task {task_id!r} has no '{CONTEXT_HEADER}' block")
-    context: dict[str, Any] = {}
-    for line in user.split("\n")[1:]:
-        key, sep, raw = line.partition(": ")
-        if not sep:
-            raise UnrecognisedPrompt(f"prompt for task {task_id!r}: malformed context line {line[:60]!r}")
-        try:
-            context[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            raise UnrecognisedPrompt(f"prompt for task {task_id!r}: field {key!r} is not JSON") from None
+    try:
+        context = json.loads(user[len(CONTEXT_HEADER) + 1:])
+    except json.JSONDecodeError:
+        raise UnrecognisedPrompt(f"prompt for task {task_id!r}: context is not a JSON object") from None
+    if not isinstance(context, dict):
+        raise UnrecognisedPrompt(f"prompt for task {task_id!r}: context is not a JSON object")
     missing = [f for f in task.fields if f not in context]
     if missing:
         raise UnrecognisedPrompt(f"prompt for task {task_id!r} lacks field(s) {missing}")

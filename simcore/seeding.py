@@ -51,5 +51,5 @@ def child(rng_or_seq: np.random.SeedSequence, *path: Key) -> np.random.Generator
 
 
 def call_seed(rng: np.random.Generator) -> int:
-    """A seed for one backend call, drawn from the caller's generator."""
-    return int(rng.integers(0, 2**31 - 1))
+    """A seed for one backend call (0 <= seed < 2**31), drawn from the caller's generator."""
+    return int(rng.bit_generator.random_raw()) >> 33

@@ -1,0 +1,255 @@
+"""ASTRA language tasks: speak a move, answer a preference question, read a reply.
+
+The policies decide; these tasks only turn a decided move into words and read
+words back into cues.
+
+``astra.speak``   a move (greeting, question, offer, accept, walk-away) -> an
+                  utterance plus the offer *as stated* (``self``/``other`` units and
+                  the shared values).  The protocol validates the stated offer, so an
+                  over-specified statement (ASTRA Table 9) is an invalid move.
+``astra.answer``  the partner answers "which item matters most / least to you?"
+                  from its own priority order.
+``astra.read``    the agent reads an utterance (an answer, or the words around an
+                  offer) back into stated priorities ``{"highest", "lowest"}``.
+
+Mock noise (``mock_options``; ``MockBackend(exact=True)`` zeroes them):
+
+* ``astra_overspecify`` (0.02): the speaker states one more unit for the other
+  side than exists on one integer issue (Table 9, "Item Mis-Specification").
+* ``astra_unclear_answer`` (0.1): the answer dodges the question without naming an
+  item (section 2.2: "if the response is unclear, it assumes preferences opposite
+  to its own").
+* ``astra_misread`` (0.03): the reader reports a wrong item for a stated priority.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Mapping
+
+import numpy as np
+
+from mockllm.tasks import Task, register_task
+from simcore.errors import ParseError
+
+MODES = ("greet", "ask_highest", "ask_lowest", "ask_clarify", "offer", "accept", "walk_away", "talk")
+
+_OPENERS = {
+    "AEO": "Let me start with what works best for us.",
+    "REO": "That proposal is far too one-sided, so here is mine.",
+    "NCR": "I am holding to what I proposed.",
+    "RNC": "Since your asks went up, I will not move further.",
+    "LIC": "To get us going, I will give you something you care about.",
+    "CSC": "I can move a little more.",
+    "RC": "Thanks for meeting me partway; I will do the same.",
+    "LGR": "Let us trade: each of us keeps what matters most to them.",
+    "MGF": "Let us find something that works well for both of us.",
+    "": "Here is my proposal.",
+}
+
+
+def _fmt_units(units: Mapping[str, int]) -> str:
+    parts = [f"{n} {name}" for name, n in units.items()]
+    if not parts:
+        return "nothing"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _fmt_shared(shared: Mapping[str, Any]) -> str:
+    parts = []
+    for name, v in shared.items():
+        if isinstance(v, bool):
+            parts.append(f"{name} {'yes' if v else 'no'}")
+        else:
+            parts.append(f"{name} {v}")
+    return ", ".join(parts)
+
+
+def offer_sentence(offer: Mapping[str, Any]) -> str:
+    text = f"I take {_fmt_units(offer.get('self', {}))}, and you take {_fmt_units(offer.get('other', {}))}"
+    if offer.get("shared"):
+        text += f"; we agree on {_fmt_shared(offer['shared'])}"
+    return text + "."
+
+
+class SpeakTask(Task):
+    id = "astra.speak"
+    instructions = (
+        "You are one side of a bargaining dialogue over shared supplies. Say the move given in the "
+        "context in one or two friendly sentences. Modes: greet, ask_highest / ask_lowest / "
+        "ask_clarify (ask which item matters most / least to the other side), offer (state the split "
+        "exactly: how many units of each item you take and the other side takes, and the shared "
+        "choices), accept, walk_away, talk. If 'mention' names an item, say that it matters most to "
+        "you. If 'warning' is true, warn that you will walk away if offers stay below your "
+        "alternative. Answer with one JSON object: {\"utterance\": <text>, \"offer\": <the offer "
+        "exactly as stated, same shape as the context's offer, or null>}.")
+    fields = ("role", "mode", "offer", "tactic", "mention", "warning")
+    mock_options = {"astra_overspecify": 0.02}
+
+    def render(self, ctx: Mapping[str, Any], offer) -> str:
+        mode = ctx["mode"]
+        parts = []
+        if mode == "greet":
+            parts.append("Hello! Let's start the negotiation.")
+        elif mode == "ask_highest":
+            parts.append("Before we split things up, which item is your highest priority?")
+        elif mode == "ask_lowest":
+            parts.append("Thanks. And which item is your lowest priority?")
+        elif mode == "ask_clarify":
+            parts.append("It seems your priorities differ from what I thought. Could you clarify "
+                         "which item is your highest priority?")
+        elif mode == "accept":
+            parts.append("That works for me. I accept your offer.")
+        elif mode == "walk_away":
+            parts.append("I don't think we can reach a deal that works for me, so I am walking away.")
+        elif mode == "offer":
+            parts.append(_OPENERS.get(ctx.get("tactic") or "", _OPENERS[""]))
+            parts.append("I propose: " + offer_sentence(offer))
+        else:
+            parts.append("Let's keep talking.")
+        if ctx.get("mention"):
+            parts.append(f"For us, {ctx['mention']} matters most.")
+        if ctx.get("warning"):
+            parts.append("If your offers keep leaving me below my alternative, I will walk away.")
+        return " ".join(parts)
+
+    def mock_answer(self, context, rng, options) -> str:
+        offer = context.get("offer")
+        if offer is not None:
+            offer = json.loads(json.dumps(offer))
+            p = float(options.get("astra_overspecify", 0.0))
+            names = [n for n in offer.get("other", {})]
+            if p > 0 and names and rng.random() < p:
+                name = names[int(rng.integers(0, len(names)))]
+                offer["other"][name] += 1
+        return json.dumps({"utterance": self.render(context, offer), "offer": offer},
+                          ensure_ascii=False, separators=(",", ":"))
+
+    def parse(self, text: str):
+        data = self.load_json(text)
+        utt = data.get("utterance")
+        if not isinstance(utt, str) or not utt.strip():
+            raise ParseError(self.id, "missing 'utterance' text", text)
+        offer = data.get("offer")
+        if offer is not None:
+            if not isinstance(offer, dict) or not isinstance(offer.get("self", {}), dict) \
+                    or not isinstance(offer.get("other", {}), dict):
+                raise ParseError(self.id, "'offer' must be an object with 'self' and 'other' maps", text)
+        return utt, offer
+
+    def examples(self, rng):
+        offer = {"self": {"food": 3, "water": 2, "firewood": 0}, "other": {"food": 0, "water": 1, "firewood": 3},
+                 "shared": {}}
+        shared = {"self": {"equipment": 1, "staff": 4}, "other": {"equipment": 4, "staff": 1},
+                  "shared": {"lab": "biology", "weekend": True}}
+        return [dict(role="agent", mode="offer", offer=offer, tactic="RC", mention=None, warning=False),
+                dict(role="partner", mode="greet", offer=None, tactic=None, mention=None, warning=False),
+                dict(role="agent", mode="ask_highest", offer=None, tactic=None, mention=None, warning=False),
+                dict(role="partner", mode="offer", offer=shared, tactic=None, mention="equipment", warning=False),
+                dict(role="agent", mode="offer", offer=offer, tactic="REO", mention=None, warning=True)]
+
+    def expected(self, context):
+        return self.render(context, context.get("offer")), context.get("offer")
+
+
+class AnswerTask(Task):
+    id = "astra.answer"
+    instructions = (
+        "You are one side of a bargaining dialogue over shared supplies. The other side asked which "
+        "item is your highest (or lowest) priority. 'order' lists your items from most to least "
+        "important. Answer honestly in one or two sentences and name the item. Answer with one JSON "
+        "object: {\"utterance\": <text>}.")
+    fields = ("question", "order")
+    mock_options = {"astra_unclear_answer": 0.1}
+
+    @staticmethod
+    def render(question: str, order) -> str:
+        if question == "lowest":
+            return f"My lowest priority is {order[-1]}; {order[-1]} matters least to us."
+        return f"My highest priority is {order[0]}; {order[0]} matters most to us."
+
+    def mock_answer(self, context, rng, options) -> str:
+        p = float(options.get("astra_unclear_answer", 0.0))
+        if p > 0 and rng.random() < p:
+            utt = "Hard to say, every item is useful to us on this trip. What do you need?"
+        else:
+            utt = self.render(context["question"], context["order"])
+        return json.dumps({"utterance": utt}, ensure_ascii=False)
+
+    def parse(self, text: str) -> str:
+        data = self.load_json(text)
+        utt = data.get("utterance")
+        if not isinstance(utt, str) or not utt.strip():
+            raise ParseError(self.id, "missing 'utterance' text", text)
+        return utt
+
+    def examples(self, rng):
+        return [dict(question="highest", order=["firewood", "water", "food"]),
+                dict(question="lowest", order=["firewood", "water", "food"]),
+                dict(question="highest", order=["equipment", "weekend", "staff", "lab"])]
+
+    def expected(self, context):
+        return self.render(context["question"], context["order"])
+
+
+_HIGH = (re.compile(r"highest priority is ([A-Za-z_-]+)"), re.compile(r"([A-Za-z_-]+) matters most"))
+_LOW = (re.compile(r"lowest priority is ([A-Za-z_-]+)"), re.compile(r"([A-Za-z_-]+) matters least"))
+
+
+def _find(patterns, text, issues):
+    for pat in patterns:
+        for m in pat.finditer(text):
+            if m.group(1) in issues:
+                return m.group(1)
+    return None
+
+
+class ReadTask(Task):
+    id = "astra.read"
+    instructions = (
+        "Read what the other side of a bargaining dialogue said and report which item they stated is "
+        "most important to them and which least, if they said so. 'issues' lists the item names. "
+        "Answer with one JSON object: {\"highest\": <item or null>, \"lowest\": <item or null>}.")
+    fields = ("utterance", "issues")
+    mock_options = {"astra_misread": 0.03}
+
+    def mock_answer(self, context, rng, options) -> str:
+        issues = list(context["issues"])
+        out = {"highest": _find(_HIGH, context["utterance"], issues),
+               "lowest": _find(_LOW, context["utterance"], issues)}
+        p = float(options.get("astra_misread", 0.0))
+        for key in ("highest", "lowest"):
+            if out[key] is not None and p > 0 and rng.random() < p:
+                others = [i for i in issues if i != out[key]]
+                out[key] = others[int(rng.integers(0, len(others)))]
+        return json.dumps(out)
+
+    def parse(self, text: str) -> dict:
+        data = self.load_json(text)
+        out = {}
+        for key in ("highest", "lowest"):
+            v = data.get(key)
+            if v is not None and not isinstance(v, str):
+                raise ParseError(self.id, f"'{key}' must be an item name or null", text)
+            out[key] = v
+        return out
+
+    def examples(self, rng):
+        return [dict(utterance=AnswerTask.render("highest", ["firewood", "water", "food"]),
+                     issues=["food", "water", "firewood"]),
+                dict(utterance=AnswerTask.render("lowest", ["firewood", "water", "food"]),
+                     issues=["food", "water", "firewood"]),
+                dict(utterance="Hard to say, every item is useful to us.", issues=["food", "water", "firewood"]),
+                dict(utterance="Here is my proposal. I propose: I take 3 firewood. For us, firewood matters most.",
+                     issues=["food", "water", "firewood"])]
+
+    def expected(self, context):
+        issues = list(context["issues"])
+        return {"highest": _find(_HIGH, context["utterance"], issues),
+                "lowest": _find(_LOW, context["utterance"], issues)}
+
+
+SPEAK = register_task(SpeakTask())
+ANSWER = register_task(AnswerTask())
+READ = register_task(ReadTask())

@@ -1,0 +1,194 @@
+"""Language tasks of the travel negotiation (MIND and its baselines).
+
+Two tasks, each with simcore's own prompt:
+
+``travel.speak-v1``  intent -> message.  The context carries the act (propose, keep,
+    update, compromise, agree, disagree), the item, the value the message advocates,
+    the speaker's willingness (or null when the variant speaks without tone) and the
+    kind of reason.  The answer is ``{"message": "..."}``.
+``travel.read-v1``   message -> cues.  The answer is ``{"act", "value", "willingness",
+    "reason"}`` read from the words alone; ``willingness`` is null when the message
+    carries no intensity marker.
+
+Mock templates: an act opener, an intensity phrase from :mod:`mockllm.tone` (or a
+plain verb when tone is off), the value in double quotes, and a reason clause.  At
+zero ``tone_noise``, ``read(speak(intent)) == intent`` for every act, value, level and
+reason (tests check it).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+import attrs
+import numpy as np
+
+from mockllm import tone
+from mockllm.tasks import Task, register_task
+from simcore.errors import ParseError
+
+ACTS = ("propose", "keep", "update", "compromise", "agree", "disagree")
+REASONS = ("preference", "defend", "urgency", "majority", "signal", "balance", "none")
+
+#: act -> opener templates ({label} is the item); every opener names its act uniquely
+OPENERS: dict[str, tuple[str, ...]] = {
+    "propose": ("For the {label}, ", "On the {label}: ", "Starting with the {label}, "),
+    "keep": ("I'm keeping my proposal for the {label}: ", "I'll stay with my proposal for the {label}: "),
+    "update": ("I'm changing my proposal for the {label}: ", "Let me revise the {label}: "),
+    "compromise": ("Let me offer a middle ground on the {label}: ", "Here is a compromise on the {label}: "),
+    "agree": ("Agreed on the {label}: ", "That works for me on the {label}: "),
+    "disagree": ("I can't agree on the {label}. ", "I see the {label} differently. "),
+}
+#: plain wording used when a variant speaks without tone (none of these is in the lexicon)
+PLAIN = {"propose": "I propose", "keep": "I propose", "update": "I now propose",
+         "compromise": "I now propose", "agree": "we go with", "disagree": "I suggest"}
+#: reason kind -> clauses; "none" adds nothing
+REASON_TEXT: dict[str, tuple[str, ...]] = {
+    "preference": ("since it suits how I travel", "as it fits what I need on this trip"),
+    "defend": ("because this is too important for me to drop", "as I cannot give this one up"),
+    "urgency": ("since it clearly matters more to you", "because your need sounds stronger than mine"),
+    "majority": ("since most of the group disagreed", "to follow where the group is heading"),
+    "signal": ("because the group sounds firm about it", "since others clearly care more here"),
+    "balance": ("as a middle ground between our positions", "to meet everyone halfway"),
+    "none": ("",),
+}
+
+
+@attrs.frozen
+class TravelUtterance:
+    """What a travel message says: the act, the value, the willingness level its
+    words express (None without tone) and the kind of reason given."""
+
+    act: str = attrs.field(validator=attrs.validators.in_(ACTS))
+    value: str
+    willingness: int | None = attrs.field(default=None)
+    reason: str = attrs.field(default="none", validator=attrs.validators.in_(REASONS))
+
+    @willingness.validator
+    def _check_w(self, _a, v):
+        if v is not None and not (isinstance(v, int) and 1 <= v <= 10):
+            raise ValueError(f"willingness must be None or 1..10, got {v!r}")
+
+
+_OPENER_ACT = sorted(((o.split("{label}")[0], o.split("{label}")[1], act)
+                      for act, os_ in OPENERS.items() for o in os_), key=lambda t: -len(t[0]))
+_REASON_KIND = sorted(((c, k) for k, cs in REASON_TEXT.items() for c in cs if c), key=lambda t: -len(t[0]))
+
+
+def render(u: TravelUtterance, label: str, rng: np.random.Generator, tone_noise: float) -> str:
+    opener = OPENERS[u.act][int(rng.integers(len(OPENERS[u.act])))].format(label=label)
+    if u.willingness is None:
+        words = PLAIN[u.act]
+    else:
+        words = tone.phrase(tone.worded_level(u.willingness, rng, tone_noise), rng)
+    clauses = REASON_TEXT[u.reason]
+    reason = clauses[int(rng.integers(len(clauses)))]
+    tail = f", {reason}." if reason else "."
+    return f'{opener}{words} "{u.value}"{tail}'
+
+
+def read(text: str, task_id: str = "travel.read-v1") -> TravelUtterance:
+    """Read a message back into a :class:`TravelUtterance` (raises ParseError)."""
+    act = None
+    for head, tail, kind in _OPENER_ACT:
+        if text.startswith(head):
+            act = kind
+            break
+    if act is None:
+        raise ParseError(task_id, "no recognisable opening", text)
+    first, last = text.find('"'), text.rfind('"')
+    if first < 0 or last <= first:
+        raise ParseError(task_id, "no quoted value", text)
+    value = text[first + 1:last]
+    before = text[:first]
+    level = tone.read_level(before)
+    reason = "none"
+    after = text[last + 1:]
+    for clause, kind in _REASON_KIND:
+        if clause in after:
+            reason = kind
+            break
+    return TravelUtterance(act, value, level, reason)
+
+
+class SpeakTask(Task):
+    id = "travel.speak-v1"
+    instructions = (
+        "You are one traveller in a group planning a trip together; the group settles one item at a time.\n"
+        "Write ONE short message to the group that performs the given act for the given value.\n"
+        "- Put the value in double quotes, copied exactly.\n"
+        "- If 'willingness' is a number (1-10), let your wording show how much this item matters to you: "
+        "9-10 uncompromising, 7-8 assertive, 4-6 warm and flexible, 1-3 indifferent. Never write the number.\n"
+        "- If 'willingness' is null, use plain neutral wording with no intensity words.\n"
+        "- Give the kind of reason named in 'reason' in a few words ('none': give no reason).\n"
+        'Answer with JSON only: {"message": "<your message>"}')
+    fields = ("act", "item", "value", "willingness", "reason")
+    mock_options = {"tone_noise": tone.TONE_NOISE}
+
+    def parse(self, text: str) -> str:
+        data = self.load_json(text)
+        msg = data.get("message") if isinstance(data, dict) else None
+        if not isinstance(msg, str) or not msg.strip():
+            raise ParseError(self.id, "missing 'message' string", text)
+        return msg
+
+    def mock_answer(self, context: Mapping[str, Any], rng: np.random.Generator, options) -> str:
+        u = TravelUtterance(context["act"], context["value"], context["willingness"], context["reason"])
+        return json.dumps({"message": render(u, context["item"], rng, float(options["tone_noise"]))},
+                          ensure_ascii=False)
+
+    def examples(self, rng):
+        out = []
+        for i, act in enumerate(ACTS):
+            w = None if i % 3 == 2 else int(rng.integers(1, 11))
+            out.append({"act": act, "item": "dining atmosphere", "value": "Romantic", "willingness": w,
+                        "reason": REASONS[i % len(REASONS)]})
+        return out
+
+
+class ReadTask(Task):
+    id = "travel.read-v1"
+    instructions = (
+        "You read one message written by a fellow traveller during group trip planning.\n"
+        "Report what it does and how much the writer seems to care, judging ONLY from the words.\n"
+        "- act: one of propose, keep, update, compromise, agree, disagree.\n"
+        "- value: the option the message puts forward, copied exactly.\n"
+        "- willingness: your guess 1-10 of how much the writer cares (9-10 uncompromising, 7-8 assertive, "
+        "4-6 warm, 1-3 indifferent), or null if the wording gives no sign.\n"
+        "- reason: one of preference, defend, urgency, majority, signal, balance, none.\n"
+        'Answer with JSON only: {"act": "...", "value": "...", "willingness": <int or null>, "reason": "..."}')
+    fields = ("message",)
+    mock_options = {}
+
+    def parse(self, text: str) -> TravelUtterance:
+        data = self.load_json(text)
+        if not isinstance(data, dict):
+            raise ParseError(self.id, "expected a JSON object", text)
+        w = data.get("willingness")
+        if isinstance(w, float) and w.is_integer():
+            w = int(w)
+        try:
+            return TravelUtterance(data.get("act"), data.get("value"), w, data.get("reason", "none"))
+        except (TypeError, ValueError) as exc:
+            raise ParseError(self.id, str(exc), text) from None
+
+    def mock_answer(self, context, rng, options) -> str:
+        u = read(context["message"], self.id)
+        return json.dumps({"act": u.act, "value": u.value, "willingness": u.willingness, "reason": u.reason},
+                          ensure_ascii=False)
+
+    def examples(self, rng):
+        out = []
+        for i, act in enumerate(ACTS):
+            w = None if i % 3 == 2 else int(rng.integers(1, 11))
+            u = TravelUtterance(act, "4.0+ (Reliable)", w, REASONS[i % len(REASONS)])
+            out.append({"message": render(u, "minimum restaurant rating", rng, 0.0)})
+        return out
+
+    def expected(self, context):
+        return read(context["message"], self.id)
+
+
+SPEAK = register_task(SpeakTask())
+READ = register_task(ReadTask())
