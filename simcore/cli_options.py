@@ -52,10 +52,57 @@ class CommaInts(click.ParamType):
         return tuple(dict.fromkeys(out))
 
 
+SWEEP_META = "simcore.sweep"
+
+
+def _store_sweep_option(ctx: click.Context, param: click.Parameter, value):
+    """Keep a sweep option in ``ctx.meta`` (read by :func:`simcore.study.launch`), so
+    study commands need not take these arguments themselves."""
+    ctx.meta.setdefault(SWEEP_META, {})[param.name] = value
+    return value
+
+
+def sweep_options(fn: Callable) -> Callable:
+    """--grid, --replicates, --resume, --executor, --scheduler (values go to ``ctx.meta``)."""
+    from simcore.executors import EXECUTORS
+
+    opts = [
+        click.option("--grid", "grid", multiple=True, metavar="KEY=V1,V2", expose_value=False,
+                     callback=_store_sweep_option,
+                     help="Sweep: run the study for each value of a config field (repeat for a grid; "
+                          "tuple values as [a,b]). Writes sweep.jsonl and sweep tables to --out."),
+        click.option("--replicates", type=click.IntRange(1, 100000), default=None, expose_value=False,
+                     callback=_store_sweep_option,
+                     help="Sweep: seeds per grid point, each derived from --seed and the point "
+                          "[default: 5 with --grid]."),
+        click.option("--resume", is_flag=True, default=False, expose_value=False,
+                     callback=_store_sweep_option,
+                     help="Sweep: continue OUT/sweep.jsonl, skipping runs already recorded."),
+        click.option("--executor", type=click.Choice(EXECUTORS), default=None, expose_value=False,
+                     callback=_store_sweep_option,
+                     help="Where jobs run: auto (inline for 1 worker, else process pool), inline, process, "
+                          "or dask (needs simcore[dask]). Results are identical for all."),
+        click.option("--scheduler", metavar="ADDRESS", default=None, expose_value=False,
+                     callback=_store_sweep_option,
+                     help="Dask scheduler address (implies --executor dask); without it dask starts a "
+                          "local cluster on 127.0.0.1."),
+    ]
+    for opt in reversed(opts):
+        fn = opt(fn)
+    return fn
+
+
 def common_options(system: str) -> Callable:
-    """--seed, --seeds, --workers, --out, --progress/--no-progress."""
+    """--seed, --workers, --out, --progress/--no-progress, and the sweep options.
+
+    The sweep options (--grid, --replicates, --resume, --executor, --scheduler) are
+    not passed to the command function: :func:`simcore.study.launch` reads them from
+    the click context, so a command written as ``launch(path, config, workers=...,
+    out=..., progress=...)`` gets sweeps without any change.
+    """
 
     def deco(fn):
+        fn = sweep_options(fn)
         fn = click.option("--progress/--no-progress", default=None,
                           help="Show a progress bar (default: when stderr is a terminal).")(fn)
         fn = click.option("--out", "out", type=click.Path(file_okay=False), default=f"runs/{system}",

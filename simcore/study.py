@@ -69,15 +69,19 @@ class _Call:
 
 
 def run_study(study_path: str, config: Any, *, workers: int = 1, out_dir: str | None = None,
-              progress: bool | None = None, echo: Callable[[str], None] | None = None) -> Summary:
-    """Run every job of the study at ``study_path`` ("module:attr"), write outputs, print tables."""
+              progress: bool | None = None, echo: Callable[[str], None] | None = None,
+              executor: Any = None) -> Summary:
+    """Run every job of the study at ``study_path`` ("module:attr"), write outputs, print tables.
+
+    ``executor`` (a ``concurrent.futures.Executor``) replaces the default in-process
+    loop / process pool of ``workers``."""
     import importlib
 
     module, _, attr = study_path.partition(":")
     study = getattr(importlib.import_module(module), attr)
     jobs = list(study.jobs(config))
     outputs = map_ordered(_Call(study_path, config), jobs, workers=workers,
-                          label=study.name, progress=progress)
+                          label=study.name, progress=progress, executor=executor)
     summary = study.summarize(config, outputs)
     if out_dir is not None:
         write_outputs(out_dir, summary, outputs)
@@ -115,19 +119,60 @@ def echo_err(msg: str) -> None:
     sys.stderr.write(msg + "\n")
 
 
+SWEEP_OPTIONS = ("grid", "replicates", "resume", "executor", "scheduler")
+
+
+def _context_sweep_options() -> dict:
+    """Sweep options that :func:`simcore.cli_options.common_options` stored in the click context."""
+    import click
+
+    from simcore.cli_options import SWEEP_META
+
+    ctx = click.get_current_context(silent=True)
+    return dict(ctx.meta.get(SWEEP_META, {})) if ctx is not None else {}
+
+
 def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = None,
            progress: bool | None = None, **sweep: Any) -> Summary:
     """The one entry point every ``simcore run SYSTEM`` command calls.
 
-    ``config`` is the study's frozen attrs config (it has a ``seed`` field).  Extra
-    keyword arguments are sweep options (grid, resume, executor) handled here so
-    that every study gets them alike.
+    ``config`` is the study's frozen attrs config (it has a ``seed`` field).  The sweep
+    options -- ``grid`` (``"key=v1,v2"`` strings or a mapping), ``replicates``,
+    ``resume``, ``executor``, ``scheduler`` -- come from keyword arguments or, when
+    called from a command decorated with ``common_options``, from the command line.
+
+    Without ``grid``/``replicates`` this is a plain run: it prints the tables and
+    writes ``OUT/metrics.json``, one CSV per table and ``OUT/transcripts.jsonl``
+    (on the chosen executor).  Otherwise it runs a sweep (:mod:`simcore.sweep`) and
+    returns its summary; from the command line, exit status 1 says some run failed.
     """
     import click
 
-    unsupported = {k: v for k, v in sweep.items() if v not in (None, (), False)}
-    if unsupported:
-        from simcore.errors import SimcoreError
+    from simcore.errors import InputError, SimcoreError
 
-        raise SimcoreError(f"sweep option(s) not supported yet: {', '.join(sorted(unsupported))}")
-    return run_study(study_path, config, workers=workers, out_dir=out, progress=progress, echo=click.echo)
+    unknown = sorted(set(sweep) - set(SWEEP_OPTIONS))
+    if unknown:
+        raise SimcoreError(f"unknown launch option(s) {', '.join(unknown)}; valid: {', '.join(SWEEP_OPTIONS)}")
+    opts = _context_sweep_options()
+    opts.update({k: v for k, v in sweep.items() if v is not None})
+    grid, replicates = opts.get("grid") or (), opts.get("replicates")
+    resume, executor, scheduler = bool(opts.get("resume")), opts.get("executor"), opts.get("scheduler")
+    if grid or replicates is not None:
+        from simcore.sweep import DEFAULT_REPLICATES, run_sweep
+
+        summary = run_sweep(study_path, config, grid=grid,
+                            replicates=DEFAULT_REPLICATES if replicates is None else replicates,
+                            out=out, resume=resume, executor=executor, scheduler=scheduler,
+                            workers=workers, progress=progress, echo=click.echo)
+        if summary.metrics["failed"] and click.get_current_context(silent=True) is not None:
+            raise click.exceptions.Exit(1)
+        return summary
+    if resume:
+        raise InputError("--resume", "", "continues a sweep (--grid or --replicates); a plain run keeps no log")
+    if executor in (None, "auto") and not scheduler:
+        return run_study(study_path, config, workers=workers, out_dir=out, progress=progress, echo=click.echo)
+    from simcore.executors import open_executor
+
+    with open_executor(executor, workers=workers, scheduler=scheduler) as pool:
+        return run_study(study_path, config, workers=workers, out_dir=out, progress=progress,
+                         echo=click.echo, executor=pool)

@@ -1,0 +1,148 @@
+"""Where runs execute: every backend is a ``concurrent.futures.Executor``.
+
+* ``inline``  -- :class:`InlineExecutor`, runs each task in the calling process the
+  moment it is submitted (no pickling, easiest to debug and to interrupt);
+* ``process`` -- the standard :class:`~concurrent.futures.ProcessPoolExecutor` with
+  ``--workers W`` processes;
+* ``dask``    -- a Dask distributed cluster (optional extra: ``pip install
+  'simcore[dask]'``): ``--scheduler ADDRESS`` connects to a running scheduler, and
+  without an address a ``LocalCluster`` of ``W`` single-threaded worker processes is
+  started on 127.0.0.1 (no dashboard) for the duration of the run.
+* ``auto``    -- ``inline`` for one worker, ``process`` otherwise (the default).
+
+Results never depend on the executor: every task derives its randomness from the
+root seed and its own key, and callers put outputs back in task order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from typing import Any, Callable, Iterator
+
+from simcore.errors import InputError
+
+EXECUTORS = ("auto", "inline", "process", "dask")
+
+
+class InlineExecutor(Executor):
+    """Runs each submitted call at once in this process; returns a finished future.
+
+    An exception raised by the call is stored in the future (as a pool would do);
+    ``KeyboardInterrupt`` and ``SystemExit`` propagate so Ctrl-C stops a run.
+    """
+
+    def __init__(self) -> None:
+        self._shutdown = False
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
+        if self._shutdown:
+            raise RuntimeError("cannot schedule new futures after shutdown")
+        future: Future = Future()
+        future.set_running_or_notify_cancel()
+        try:
+            result = fn(*args, **kwargs)
+        except Exception as exc:  # noqa: BLE001 - stored for the caller, like a pool
+            future.set_exception(exc)
+        else:
+            future.set_result(result)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._shutdown = True
+
+
+def dask_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("distributed") is not None
+
+
+def check_choice(executor: str | None, scheduler: str | None) -> str:
+    """Validate ``--executor``/``--scheduler`` together; return the executor name."""
+    name = executor or ("dask" if scheduler else "auto")
+    if name not in EXECUTORS:
+        raise InputError("--executor", "", f"unknown executor {name!r}; valid: {', '.join(EXECUTORS)}")
+    if scheduler and name != "dask":
+        raise InputError("--scheduler", "", f"a scheduler address needs --executor dask, not {name!r}")
+    if name == "dask" and not dask_available():
+        raise InputError("--executor", "dask",
+                         "Dask is not installed; install the extra with: pip install 'simcore[dask]'")
+    return name
+
+
+@contextlib.contextmanager
+def open_executor(executor: str | None = None, *, workers: int = 1,
+                  scheduler: str | None = None) -> Iterator[Executor]:
+    """The executor named ``executor`` (see the module docstring), shut down on exit.
+
+    On exit (normal or not) futures not yet started are cancelled.
+    """
+    name = check_choice(executor, scheduler)
+    if name == "auto":
+        name = "inline" if workers <= 1 else "process"
+    if name == "inline":
+        pool: Executor = InlineExecutor()
+        pool.parallelism = 1  # type: ignore[attr-defined]
+        try:
+            yield pool
+        finally:
+            pool.shutdown()
+        return
+    if name == "process":
+        pool = ProcessPoolExecutor(max_workers=max(1, workers))
+        pool.parallelism = max(1, workers)  # type: ignore[attr-defined]
+        try:
+            yield pool
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        return
+    with _dask_executor(workers=workers, scheduler=scheduler) as pool:
+        yield pool
+
+
+@contextlib.contextmanager
+def _dask_executor(*, workers: int, scheduler: str | None) -> Iterator[Executor]:
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    # distributed logs cluster start/stop chatter at INFO; a run's output stays clean.
+    logging.getLogger("distributed").setLevel(logging.WARNING)
+    cluster = None
+    try:
+        if scheduler:
+            _check_address(scheduler)
+            try:
+                client = Client(scheduler, timeout="10s", set_as_default=False)
+            except (OSError, ValueError) as exc:
+                raise InputError("--scheduler", scheduler, f"cannot reach the Dask scheduler ({exc})") from None
+        else:
+            cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None)
+            client = Client(cluster, set_as_default=False)
+        try:
+            pool = client.get_executor(pure=False)
+            pool.parallelism = max(1, sum(client.nthreads().values()))  # type: ignore[attr-defined]
+            try:
+                yield pool
+            finally:
+                pool.shutdown(wait=False)  # cancels what is still pending
+        finally:
+            client.close()
+    finally:
+        if cluster is not None:
+            cluster.close()
+
+
+def _check_address(address: str) -> None:
+    """Refuse a malformed scheduler address before Dask tries (and hangs) on it."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, location = parse_address(address, strict=False)
+        if scheme in ("tcp", "tls"):
+            parse_host_port(location)
+    except ValueError as exc:
+        raise InputError("--scheduler", address, f"not a scheduler address ({exc}); "
+                         "expected e.g. tcp://10.0.0.5:8786") from None

@@ -1,0 +1,148 @@
+"""The append-only JSON Lines log a sweep writes, one record per finished run.
+
+Line 1 is a header ``{"type": "sweep", ...}`` naming the study, the root seed and
+the base config; every further line is ``{"type": "run", "id": ..., "status": "ok" |
+"error", ...}``.  Each record is written with a single ``write`` of a whole line,
+then flushed and ``fsync``-ed, so after a kill (SIGINT or SIGKILL) the file holds
+every finished run and at most one torn last line, which :meth:`ResultLog.open`
+drops when resuming.  Reading keeps the *last* record of each run id, so a run that
+failed and was re-run on resume is represented by its newest record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Mapping
+
+from simcore.errors import InputError
+
+FORMAT = 1
+#: header fields that must match for ``--resume`` to continue a log
+IDENTITY = ("study", "root_seed", "base_config")
+
+
+def dumps(record: Mapping[str, Any]) -> str:
+    """One log line (no newline); raises ValueError on NaN/inf or non-JSON values."""
+    return json.dumps(record, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+class ResultLog:
+    """An open sweep log; use :meth:`open`, then :meth:`append` per finished run."""
+
+    def __init__(self, path: str, header: Mapping[str, Any], records: dict[str, dict]):
+        self.path = path
+        self.header = dict(header)
+        self.records = records  # id -> last record (as read back or appended)
+        self._fh = open(path, "ab")
+
+    @classmethod
+    def open(cls, path: str, header: Mapping[str, Any], *, resume: bool) -> "ResultLog":
+        """Create the log, or (with ``resume``) continue an existing one.
+
+        An existing non-empty log without ``resume`` is an error (results are never
+        overwritten); so is resuming a log written for another study, root seed or
+        base config.
+        """
+        header = {"type": "sweep", "format": FORMAT, **header}
+        exists = os.path.exists(path) and os.path.getsize(path) > 0
+        if exists and not resume:
+            raise InputError(path, "", "already holds sweep results; pass --resume to continue that sweep, "
+                             "or choose another --out")
+        if not exists:
+            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+            log = cls(path, header, {})
+            log._write(header)
+            _fsync_dir(path)
+            return log
+        _drop_torn_tail(path)
+        old_header, records = read_log(path)
+        for key in IDENTITY:
+            if old_header.get(key) != header.get(key):
+                raise InputError(path, key, "differs from this sweep's "
+                                 f"({old_header.get(key)!r} in the log, {header.get(key)!r} now); "
+                                 "resume with the same study options and --seed, or choose another --out")
+        return cls(path, header, records)
+
+    def _write(self, record: Mapping[str, Any]) -> None:
+        data = (dumps(record) + "\n").encode("utf-8")
+        self._fh.write(data)
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def append(self, record: Mapping[str, Any]) -> None:
+        """Write one run record durably and remember it."""
+        self._write(record)
+        self.records[record["id"]] = json.loads(dumps(record))
+
+    def close(self) -> None:
+        self._fh.close()
+
+    def __enter__(self) -> "ResultLog":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _fsync_dir(path: str) -> None:
+    try:
+        fd = os.open(os.path.dirname(os.path.abspath(path)), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _drop_torn_tail(path: str) -> None:
+    """Cut a last line that a kill left without its newline (it is re-run)."""
+    with open(path, "rb+") as fh:
+        data = fh.read()
+        if data.endswith(b"\n"):
+            return
+        keep = data.rfind(b"\n") + 1
+        fh.truncate(keep)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def read_log(path: str) -> tuple[dict, dict[str, dict]]:
+    """``(header, {run id: last record})``; a malformed line is an :class:`InputError`."""
+    records: dict[str, dict] = {}
+    header: dict | None = None
+    try:
+        fh = open(path, encoding="utf-8")
+    except OSError as exc:
+        raise InputError(path, "", exc.strerror or str(exc)) from None
+    with fh:
+        try:
+            lines = fh.read().split("\n")
+        except UnicodeDecodeError:
+            raise InputError(path, "", "not UTF-8 text") from None
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, f"line {lineno}", f"not valid JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise InputError(path, f"line {lineno}", "expected a JSON object")
+        if header is None:
+            if row.get("type") != "sweep":
+                raise InputError(path, "line 1", "not a simcore sweep log (no sweep header)")
+            if row.get("format") != FORMAT:
+                raise InputError(path, "format", f"unsupported log format {row.get('format')!r}")
+            header = row
+            continue
+        if row.get("type") != "run" or not isinstance(row.get("id"), str) \
+                or row.get("status") not in ("ok", "error"):
+            raise InputError(path, f"line {lineno}", "not a run record (needs type, id, status)")
+        records[row["id"]] = row
+    if header is None:
+        raise InputError(path, "", "empty sweep log")
+    return header, records
