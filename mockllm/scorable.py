@@ -162,7 +162,7 @@ class SpeakTask(Task):
         deal = ", ".join(f"{c} {labels.get(c, c)}" for c in context["deal"])
         parts = [OPENERS[int(rng.integers(len(OPENERS)))].format(deal=deal)]
         for cue in context["cues"]:
-            u = rng.random(3)
+            u = (rng.random(), rng.random(), rng.random())
             if u[0] < options.get("scorable_omit", 0.0):
                 continue
             if u[1] < options.get("scorable_vague", 0.0):
@@ -207,7 +207,7 @@ class ExtractTask(Task):
     def mock_answer(self, context, rng, options) -> str:
         sigs = read_signals(context["utterance"])
         p = options.get("scorable_misread", 0.0)
-        kept = [s for s, u in zip(sigs, rng.random(len(sigs))) if u >= p]
+        kept = [s for s in sigs if rng.random() >= p]
         return json.dumps({context["speaker"]: kept}, ensure_ascii=False)
 
     def examples(self, rng):
@@ -318,7 +318,7 @@ class EstimateTask(Task):
         latest = [s.get("turn") for s in sigs]
         last = max((t for t in latest if isinstance(t, int)), default=None)
         p_forget = options.get("scorable_pe_forget", 0.0)
-        u = rng.random(len(sigs))
+        u = [rng.random() for _ in sigs]
         keep = [(latest[k] == last) or u[k] >= p_forget for k in range(len(sigs))]
         table = direct_estimate(context["issues"], context["deals"], sigs, keep)
         p_jit = options.get("scorable_pe_jitter", 0.0)

@@ -1,0 +1,322 @@
+"""The exact Bayesian opponent model of the seed (sections 3.1-3.3, Appendix B.2).
+
+Hypothesis space (after Hindriks and Tykhonov 2008)
+    A hypothesis h = (issue ranking, one evaluation shape per issue).
+    * Weights: every ranking of the M issues; the issue ranked r-th least important
+      gets weight r / (M(M+1)/2), so weights are proportional to rank and sum to 1.
+      M! weight vectors (120 for M = 5).
+    * Shapes: for an issue with K options, K linear "triangular" shapes, one peaking
+      at each option p: v(o) = 1 - |o - p| / max(p, K-1-p), so v(p) = 1 and the
+      farthest option gets 0 (downhill when p is the first option, uphill when it is
+      the last).  prod K_m combinations (3*3*4*4*5 = 720 for the seed's game).
+    The space is the product: 120 x 720 = 86,400 hypotheses for Harbour Sport Park.
+    It is stored factored as (ranking index, shape-combination index): the posterior
+    is a (M!, prod K) array; per-hypothesis arrays (weights, shape choices as uint8)
+    are built once per game shape and cached at module level (:func:`hypothesis_space`).
+
+Utility of a deal under h (eq. 2): U(d; h) = sum_m w_m v_m(d_m), on the [0, 1] scale.
+
+Numeric likelihood (eq. 3): P(d_t | h) ~ exp(-(U(d_t; h) - u'(t))^2 / (2 sigma^2)),
+    with sigma on the same [0, 1] utility scale (default 1.0, Appendix B.2) and the
+    assumed target of a conceding opponent u'(t) = 1 - (1 - r) t / T (linear
+    concession from 1 at the opening to the assumed reservation r at the final
+    turn T; r = 0.5 by default -- the seed does not give u'(t)).
+
+Linguistic likelihood (eq. 4, Luce's choice axiom), for every signal kind of the
+seed's Figure 2 (entity issue/option x point/comparison x prefer/oppose); c(o) = w_m v_m(o):
+
+    =========================  ==============================================  ===========
+    signal                     P(z | h)                                         alternatives
+    =========================  ==============================================  ===========
+    issue x, point, prefer     w_x / sum_m w_m                                  M
+    issue x, point, oppose     (1 - w_x) / sum_m (1 - w_m)                      M
+    issues (x, y), prefer      w_x / (w_x + w_y)                                2
+    issues (x, y), oppose      w_y / (w_x + w_y)                                2
+    option o of m, prefer      v_m(o) / sum_o' v_m(o')                          K_m
+    option o of m, oppose      (1 - v_m(o)) / sum_o' (1 - v_m(o'))              K_m
+    options (a, b), prefer     c(a) / (c(a) + c(b))   (1/2 when both are 0)     2
+    options (a, b), oppose     c(b) / (c(a) + c(b))                             2
+    =========================  ==============================================  ===========
+
+    Each is mixed with a uniform floor: P' = (1 - eps) P + eps / (alternatives), so no
+    hypothesis gets probability zero and complementary signals still sum to 1
+    (eps = ``floor``, default 0.05).
+
+Posterior (eq. 5): log P(h | ...) += log P(d_t | h) + sum_z log P(z | h), then
+normalised with log-sum-exp; everything vectorised over all hypotheses (log-probabilities
+more than 600 below the maximum are held there, see ``LOG_FLOOR``).
+
+Estimated score table: est_m(o) = 100 * E_post[w_m v_m(o)], computed as
+(W^T P) aggregated by each issue's shape choice -- linear, so expected utilities of
+deals are sums of per-issue estimates and no hypotheses x deals matrix is ever built.
+
+Sharing: the posterior about party j depends only on the public history (j's deals
+and the signals read from j's words) and the likelihood settings, so it is the same
+for every observer using the same model; the protocol computes it once per party per
+turn and every observer reads the shared copy.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from typing import Iterable, Mapping, Sequence
+
+import attrs
+import numpy as np
+
+from simcore.errors import InputError
+
+MAX_HYPOTHESES = 5_000_000
+#: log-probabilities (relative to the most probable hypothesis) are held at or above
+#: this value so the arithmetic never enters the slow subnormal range; the mass this
+#: can add is below 1e-255 and changes no reported digit.
+LOG_FLOOR = -600.0
+ENTITIES = ("issue", "option")
+SIGNAL_TYPES = ("point", "comparison")
+STANCES = ("prefer", "oppose")
+
+
+@attrs.frozen
+class Signal:
+    """One extracted preference signal, resolved to indices.
+
+    ``items`` holds one (issue, option) pair for a point signal and two for a
+    comparison; the option is -1 for issue signals.
+    """
+
+    entity: str = attrs.field(validator=attrs.validators.in_(ENTITIES))
+    signal_type: str = attrs.field(validator=attrs.validators.in_(SIGNAL_TYPES))
+    items: tuple[tuple[int, int], ...] = attrs.field(converter=lambda v: tuple(tuple(int(a) for a in x) for x in v))
+    stance: str = attrs.field(validator=attrs.validators.in_(STANCES))
+
+    @items.validator
+    def _check(self, _a, v):
+        want = 1 if self.signal_type == "point" else 2
+        if len(v) != want:
+            raise ValueError(f"{self.signal_type} signal needs {want} target(s), got {len(v)}")
+
+
+def resolve_signal(issue_names: Sequence[str], option_counts: Sequence[int], raw: Mapping) -> Signal | None:
+    """The :class:`Signal` for one extracted JSON signal, or None if its target is unknown."""
+    try:
+        entity, stype, stance = raw["entity"], raw["signal_type"], raw["stance"]
+        parts = [p.strip() for p in str(raw["target"]).split(",") if p.strip()]
+    except (KeyError, TypeError):
+        return None
+    if entity not in ENTITIES or stype not in SIGNAL_TYPES or stance not in STANCES:
+        return None
+    if len(parts) != (1 if stype == "point" else 2):
+        return None
+    items = []
+    for part in parts:
+        head = part.rstrip("0123456789")
+        tail = part[len(head):]
+        if head not in issue_names:
+            return None
+        m = list(issue_names).index(head)
+        if entity == "issue":
+            if tail:
+                return None
+            items.append((m, -1))
+        else:
+            if not tail or not 1 <= int(tail) <= option_counts[m]:
+                return None
+            items.append((m, int(tail) - 1))
+    if stype == "comparison" and items[0] == items[1]:
+        return None
+    return Signal(entity=entity, signal_type=stype, items=tuple(items), stance=stance)
+
+
+def shape_values(k: int) -> np.ndarray:
+    """(K, K) array: row p is the triangular shape peaking at option p, in [0, 1]."""
+    o = np.arange(k)
+    rows = [1.0 - np.abs(o - p) / max(p, k - 1 - p) for p in range(k)]
+    return np.array(rows)
+
+
+@attrs.frozen(eq=False)
+class HypothesisSpace:
+    option_counts: tuple[int, ...]
+    W: np.ndarray          # (P, M) float64 weights per ranking
+    shape_choice: np.ndarray  # (M, S) uint8: peak option of issue m in combination s
+    shape_vals: tuple       # per issue (K, K) float64
+    shape_table: tuple      # per issue (S, K) float64: v_m(o) for every combination s
+    option_rows: tuple      # per issue (K, S) float64, contiguous: v_m(o) over s for option o
+
+    @property
+    def n_rankings(self) -> int:
+        return self.W.shape[0]
+
+    @property
+    def n_shapes(self) -> int:
+        return self.shape_choice.shape[1]
+
+    @property
+    def size(self) -> int:
+        return self.n_rankings * self.n_shapes
+
+    def describe(self, r: int, s: int, issue_names: Sequence[str]) -> str:
+        order = np.argsort(-self.W[r], kind="stable")
+        ranking = ">".join(issue_names[m] for m in order)
+        shapes = " ".join(f"{issue_names[m]}{int(self.shape_choice[m, s]) + 1}" for m in range(len(issue_names)))
+        return f"{ranking} | peaks {shapes}"
+
+
+@functools.lru_cache(maxsize=8)
+def hypothesis_space(option_counts: tuple[int, ...], max_hypotheses: int = MAX_HYPOTHESES) -> HypothesisSpace:
+    """The (cached) hypothesis space for a game with these option counts."""
+    m = len(option_counts)
+    size = math.factorial(m) * math.prod(option_counts)
+    if size > max_hypotheses:
+        raise InputError("bayes", "hypothesis space",
+                         f"{math.factorial(m)} rankings x {math.prod(option_counts)} shape combinations = "
+                         f"{size} hypotheses exceed the limit of {max_hypotheses}")
+    ranks = np.array(list(itertools.permutations(range(1, m + 1))), dtype=np.float64).reshape(-1, m)
+    W = ranks / (m * (m + 1) / 2)
+    grids = np.meshgrid(*[np.arange(k) for k in option_counts], indexing="ij")
+    choice = np.stack([g.ravel() for g in grids], axis=0).astype(np.uint8)
+    vals = tuple(shape_values(k) for k in option_counts)
+    table = tuple(vals[i][choice[i]] for i in range(m))
+    rows = tuple(np.ascontiguousarray(t.T) for t in table)
+    for a in (W, choice, *vals, *table, *rows):
+        a.setflags(write=False)
+    return HypothesisSpace(option_counts=tuple(option_counts), W=W, shape_choice=choice,
+                           shape_vals=vals, shape_table=table, option_rows=rows)
+
+
+def conceder_target(turn: int, last_turn: int, reservation: float = 0.5) -> float:
+    """u'(t) = 1 - (1 - r) t / T on the [0, 1] scale."""
+    frac = 0.0 if last_turn <= 0 else min(max(turn / last_turn, 0.0), 1.0)
+    return 1.0 - (1.0 - reservation) * frac
+
+
+def deal_utility(space: HypothesisSpace, deal: Sequence[int]) -> np.ndarray:
+    """(P, S) array of U(d; h) for every hypothesis (eq. 2)."""
+    A = np.stack([space.option_rows[m][int(o)] for m, o in enumerate(deal)])  # (M, S)
+    return space.W @ A
+
+
+def offer_loglik(space: HypothesisSpace, deal: Sequence[int], target: float, sigma: float) -> np.ndarray:
+    """log P(d | h) up to a constant (eq. 3), shape (P, S)."""
+    diff = deal_utility(space, deal)
+    diff -= target
+    diff *= diff
+    diff *= -1.0 / (2.0 * sigma * sigma)
+    return diff
+
+
+def signal_lik(space: HypothesisSpace, sig: Signal, floor: float) -> np.ndarray:
+    """P(z | h) with the floor mixed in; broadcastable to (P, S)."""
+    W = space.W
+    if sig.entity == "issue":
+        x = sig.items[0][0]
+        if sig.signal_type == "point":
+            n_alt = W.shape[1]
+            if sig.stance == "prefer":
+                p = W[:, x] / W.sum(axis=1)
+            else:
+                p = (1.0 - W[:, x]) / (1.0 - W).sum(axis=1) if n_alt > 1 else np.ones(W.shape[0])
+        else:
+            n_alt = 2
+            y = sig.items[1][0]
+            num = W[:, x] if sig.stance == "prefer" else W[:, y]
+            p = num / (W[:, x] + W[:, y])
+        p = p[:, None]
+    else:
+        n_alt = 2
+        if sig.signal_type == "point":
+            m, o = sig.items[0]
+            tab = space.shape_table[m]  # (S, K)
+            n_alt = tab.shape[1]
+            if sig.stance == "prefer":
+                p = tab[:, o] / tab.sum(axis=1)
+            else:
+                p = (1.0 - tab[:, o]) / (1.0 - tab).sum(axis=1)
+            p = p[None, :]
+        else:
+            (ma, oa), (mb, ob) = sig.items
+            if ma == mb:  # the issue weight cancels
+                ca, cb = space.shape_table[ma][:, oa][None, :], space.shape_table[ma][:, ob][None, :]
+            else:
+                ca = W[:, ma, None] * space.shape_table[ma][None, :, oa]
+                cb = W[:, mb, None] * space.shape_table[mb][None, :, ob]
+            tot = ca + cb
+            num = ca if sig.stance == "prefer" else cb
+            with np.errstate(invalid="ignore", divide="ignore"):
+                p = np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), 0.5)
+    return (1.0 - floor) * p + floor / n_alt
+
+
+class Posterior:
+    """A log-space posterior over one opponent's hypotheses (uniform prior)."""
+
+    def __init__(self, space: HypothesisSpace):
+        self.space = space
+        self.logp = np.full((space.n_rankings, space.n_shapes), -math.log(space.size))
+        self.observations = 0
+        self._buf: np.ndarray | None = None
+        self._fresh = False
+
+    def copy(self) -> "Posterior":
+        other = Posterior.__new__(Posterior)
+        other.space, other.logp, other.observations = self.space, self.logp.copy(), self.observations
+        other._buf, other._fresh = None, False
+        return other
+
+    def _normalise(self) -> None:
+        lp = self.logp
+        lp -= lp.max()
+        np.maximum(lp, LOG_FLOOR, out=lp)
+        if self._buf is None:
+            self._buf = np.empty_like(lp)
+        np.exp(lp, out=self._buf)
+        total = self._buf.sum()
+        lp -= math.log(total)
+        self._buf /= total  # now the normalised probabilities, reused by probs()/estimate()
+        self._fresh = True
+
+    def update(self, deal: Sequence[int] | None = None, target: float = 1.0, sigma: float = 1.0,
+               signals: Iterable[Signal] = (), floor: float = 0.05) -> None:
+        """One Bayes step (eq. 5): the offer (if any) and every signal, then normalise."""
+        if deal is not None:
+            self.logp += offer_loglik(self.space, deal, target, sigma)
+        for sig in signals:
+            self.logp += np.log(signal_lik(self.space, sig, floor))
+        self._fresh = False
+        self._normalise()
+        self.observations += 1
+
+    def probs(self) -> np.ndarray:
+        """The normalised posterior (a read-only view; do not modify)."""
+        if not self._fresh:
+            self._buf = np.exp(self.logp)
+            self._fresh = True
+        return self._buf
+
+    def estimate(self) -> tuple[np.ndarray, ...]:
+        """Per issue, 100 * E[w_m v_m(o)] for every option o (the 0-100 score scale)."""
+        sp = self.space
+        q = sp.W.T @ self.probs()  # (M, S): sum_r P(r, s) w_m(r)
+        out = []
+        for m, k in enumerate(sp.option_counts):
+            mass = np.bincount(sp.shape_choice[m], weights=q[m], minlength=k)
+            out.append(100.0 * (mass @ sp.shape_vals[m]))
+        return tuple(out)
+
+    def top(self, k: int = 3) -> list[tuple[int, int, float]]:
+        """The k most probable hypotheses as (ranking index, shape index, probability)."""
+        flat = self.logp.ravel()
+        k = min(k, flat.size)
+        idx = np.argpartition(-flat, k - 1)[:k]
+        idx = idx[np.lexsort((idx, -flat[idx]))]
+        S = self.space.n_shapes
+        return [(int(i // S), int(i % S), float(math.exp(flat[i]))) for i in idx]
+
+
+def table_mse(estimate: Sequence[np.ndarray], truth: Sequence[Sequence[float]]) -> float:
+    """Mean over every (issue, option) entry of (estimate - true score)^2."""
+    est = np.concatenate([np.asarray(e, dtype=float) for e in estimate])
+    tru = np.concatenate([np.asarray(t, dtype=float) for t in truth])
+    return float(np.mean((est - tru) ** 2))

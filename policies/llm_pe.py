@@ -1,0 +1,55 @@
+"""LLM-PE: the language layer's direct estimate of a party's score table (no Bayes).
+
+The estimator asks the ``scorable-estimate`` task for party j's table, giving it only
+the public record: the deals j proposed and the signals read from j's words (each
+tagged with its turn).  The answer is checked against the game (one score list per
+issue, of the right length); a table that does not fit, or two unreadable answers, give
+the counted fallback: the uniform-prior mean table (the same table a Bayesian estimator
+holds before any observation), so the run continues and the metrics report how often.
+
+Like the Bayesian posterior, this estimate depends only on the public record, so the
+protocol asks once per party per turn and every observer reads the shared answer.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from mockllm.client import ModelClient
+from mockllm.scorable import ESTIMATE
+from scenarios.scorable import Game
+
+
+def prior_mean_table(game: Game) -> tuple[np.ndarray, ...]:
+    """100 * E[w_m] E[v_m(o)] under the uniform prior of :mod:`policies.bayes`."""
+    from policies.bayes import shape_values
+
+    M = game.n_issues
+    return tuple(100.0 / M * shape_values(k).mean(axis=0) for k in game.option_counts)
+
+
+def issues_context(game: Game) -> list[dict]:
+    return [{"name": i.name, "title": i.title, "options": list(i.options)} for i in game.issues]
+
+
+def pe_estimate(client: ModelClient, game: Game, party: int, deals: Sequence[Sequence[int]],
+                signals: Sequence[dict], rng: np.random.Generator) -> tuple[tuple[np.ndarray, ...], bool]:
+    """(estimate per issue on the 0-100 scale, True if the model's table was used)."""
+    fallback = object()
+    answer = client.ask(ESTIMATE, rng, fallback=lambda: fallback, party=game.parties[party].name,
+                        issues=issues_context(game), deals=[list(game.deal_ids(d)) for d in deals],
+                        signals=list(signals))
+    if answer is not fallback:
+        rows = []
+        for iss in game.issues:
+            row = answer.get(iss.name)
+            if row is None or len(row) != len(iss.options):
+                break
+            rows.append(np.clip(np.asarray(row, dtype=float), 0.0, 100.0))
+        else:
+            return tuple(rows), True
+        client.stats.fallbacks += 1
+        client.stats._bump(ESTIMATE.id, "fallbacks")
+    return prior_mean_table(game), False

@@ -1,0 +1,187 @@
+"""The parties' rule-based strategy in the scorable game (stands in for the LLM party).
+
+Proposal rule (party n at turn t of a session whose final proposal is turn T):
+
+1. Aspiration (a time-dependent concession schedule):
+   ``u'_n(t) = tau_n + (best_n - tau_n) * (1 - (t / T) ** (1 / e))``, from its best
+   possible score at the opening down to its threshold tau_n at the final turn;
+   ``e = concession_exponent`` (default 1.0: linear; e < 1 concedes late, Boulware).
+2. Candidates: every deal whose own (true) score is >= the aspiration.
+3. Among them, the deal its model of the others predicts the most parties will accept.
+   Thresholds are private and the seed estimates score tables only, so acceptance is
+   predicted from the estimated scores ``sum_m est_j[m][d_m]`` by one of two rules:
+   ``share`` (default): j accepts the best ``assumed_share`` (default 0.5) of all deals
+   by its estimated table -- scale-free, so a shrunk posterior mean and a sharp LLM
+   table are judged by their ranking of deals alike (in the seed's game the true
+   shares are 0.20-0.67, mean 0.52); ``threshold``: estimated score >=
+   ``assumed_threshold`` (default 50 on the 0-100 scale).  The key,
+   maximised in order: (every veto holder predicted to accept, number predicted to
+   accept, the lowest percentile standing of d among the others -- the share of all
+   deals that other party is estimated to like no more than d --, the sum of those
+   percentiles, own score); remaining ties go to the lowest deal index (lexicographic
+   order of option indices) -- deterministic.
+4. The estimates ``est_j`` come from the party's estimator (Bayes, LLM-PE) or, for a
+   party without one (Base-LLM), from the *echo* stand-in: j is assumed to value the
+   options of its own latest public deal at 100/M each and every other option at 0
+   (before j has proposed: 100/(M K_m) for every option) -- no explicit estimation, only
+   "how much of j's last proposal this deal keeps".
+
+Cues (what the party says about itself; always truthful to its own table).  Importance
+of issue m = max - min of its own scores on m.  Candidate cues: the most important issue
+(issue point, prefer); a least important issue when strictly less important (issue point,
+oppose); a pair of issues of different importance (issue comparison, prefer the more
+important -- or, with probability 1/2, oppose the less important first); the best option
+of an issue it cares about (option point, prefer); the worst option of such an issue
+(option point, oppose); two options of one issue with different scores (option
+comparison, prefer/oppose likewise).  ``cues_per_turn`` (default 3) distinct kinds are
+drawn at random per turn; issues are drawn with probability proportional to importance.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Mapping, Sequence
+
+import numpy as np
+
+from scenarios.scorable import Game
+
+
+def aspiration(game: Game, party: int, turn: int, last_turn: int, exponent: float = 1.0) -> float:
+    p = game.parties[party]
+    frac = 0.0 if last_turn <= 0 else min(max(turn / last_turn, 0.0), 1.0)
+    return p.threshold + (p.best - p.threshold) * (1.0 - frac ** (1.0 / exponent))
+
+
+def estimated_deal_scores(game: Game, est: Sequence[np.ndarray]) -> np.ndarray:
+    """(n_deals,) estimated score of every deal: linear in the per-issue estimates."""
+    d = game.deals
+    out = np.zeros(len(d))
+    for m, row in enumerate(est):
+        out += np.asarray(row, dtype=float)[d[:, m]]
+    return out
+
+
+def echo_estimate(game: Game, last_deal: Sequence[int] | None) -> tuple[np.ndarray, ...]:
+    M = game.n_issues
+    if last_deal is None:
+        return tuple(np.full(k, 100.0 / (M * k)) for k in game.option_counts)
+    out = []
+    for m, k in enumerate(game.option_counts):
+        row = np.zeros(k)
+        row[int(last_deal[m])] = 100.0 / M
+        out.append(row)
+    return tuple(out)
+
+
+def predicted_accept(game: Game, est_scores: np.ndarray, rule: str = "share", assumed_share: float = 0.5,
+                     assumed_threshold: float = 50.0) -> np.ndarray:
+    """(n_deals,) bool: deals another party is predicted to accept, from its estimated scores.
+
+    ``share``: the best ``assumed_share`` of all deals by the estimate (ties included);
+    ``threshold``: estimated score >= ``assumed_threshold``.
+    """
+    if rule == "threshold":
+        return est_scores >= assumed_threshold - 1e-9
+    k = max(1, int(math.ceil(assumed_share * est_scores.size)))
+    cutoff = np.partition(est_scores, est_scores.size - k)[est_scores.size - k]
+    return est_scores >= cutoff - 1e-9
+
+
+def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Sequence[np.ndarray]],
+                assumed_threshold: float = 50.0, rule: str = "share",
+                assumed_share: float = 0.5) -> tuple[tuple[int, ...], dict]:
+    """The proposal of ``party`` at aspiration ``level`` given its estimates of the others."""
+    own = game.deal_scores[party]
+    cand = np.flatnonzero(own >= level - 1e-9)
+    if cand.size == 0:  # level above the best deal (cannot happen with aspiration()); take the best
+        cand = np.array([int(np.argmax(own))])
+    n_acc = np.ones(cand.size, dtype=int)
+    veto_ok = np.ones(cand.size, dtype=bool)
+    worst = np.ones(cand.size)
+    total = np.zeros(cand.size)
+    for j in range(game.n_parties):
+        if j == party:
+            continue
+        full = estimated_deal_scores(game, estimates[j])
+        acc = predicted_accept(game, full, rule, assumed_share, assumed_threshold)[cand]
+        # percentile standing of each candidate in j's estimated ranking of all deals
+        pct = np.searchsorted(np.sort(full), full[cand] + 1e-9, side="right") / full.size
+        n_acc += acc
+        worst = np.minimum(worst, pct)
+        total += pct
+        if game.parties[j].veto:
+            veto_ok &= acc
+    # lexsort: last key is primary; all maximised, so negate; cand ascending breaks ties
+    order = np.lexsort((cand, -own[cand], -total, -worst, -n_acc, -veto_ok.astype(int)))
+    best = int(cand[order[0]])
+    info = {"aspiration": round(float(level), 3), "candidates": int(cand.size),
+            "predicted_accept": int(n_acc[order[0]]), "predicted_veto_ok": bool(veto_ok[order[0]]),
+            "own_score": float(own[best])}
+    return tuple(int(x) for x in game.deals[best]), info
+
+
+def issue_importance(game: Game, party: int) -> np.ndarray:
+    return np.array([max(r) - min(r) for r in game.parties[party].scores])
+
+
+def choose_cues(game: Game, party: int, rng: np.random.Generator, k: int = 3) -> list[dict]:
+    """Truthful preference cues about ``party``'s own table (see the module docstring)."""
+    scores = game.parties[party].scores
+    names = [i.name for i in game.issues]
+    imp = issue_importance(game, party)
+    cared = np.flatnonzero(imp > 0)
+    cues: list[dict] = []
+
+    def pick_issue(pool):
+        w = imp[pool].astype(float)
+        w = w / w.sum() if w.sum() > 0 else np.full(len(pool), 1.0 / len(pool))
+        return int(pool[rng.choice(len(pool), p=w)])
+
+    def cue(entity, stype, target, stance):
+        return {"entity": entity, "signal_type": stype, "target": target, "stance": stance}
+
+    kinds = []
+    top = np.flatnonzero(imp == imp.max())
+    kinds.append(("issue_top", lambda: cue("issue", "point", names[int(rng.choice(top))], "prefer")))
+    low = np.flatnonzero(imp == imp.min())
+    if imp.min() < imp.max():
+        kinds.append(("issue_low", lambda: cue("issue", "point", names[int(rng.choice(low))], "oppose")))
+        def issue_cmp():
+            while True:
+                a, b = rng.choice(len(names), size=2, replace=False)
+                if imp[a] != imp[b]:
+                    break
+            hi, lo = (a, b) if imp[a] > imp[b] else (b, a)
+            if rng.random() < 0.5:
+                return cue("issue", "comparison", f"{names[hi]}, {names[lo]}", "prefer")
+            return cue("issue", "comparison", f"{names[lo]}, {names[hi]}", "oppose")
+        kinds.append(("issue_cmp", issue_cmp))
+    if cared.size:
+        def opt_best():
+            m = pick_issue(cared)
+            row = np.asarray(scores[m])
+            o = int(rng.choice(np.flatnonzero(row == row.max())))
+            return cue("option", "point", game.issues[m].option_id(o), "prefer")
+        def opt_worst():
+            m = pick_issue(cared)
+            row = np.asarray(scores[m])
+            o = int(rng.choice(np.flatnonzero(row == row.min())))
+            return cue("option", "point", game.issues[m].option_id(o), "oppose")
+        def opt_cmp():
+            m = pick_issue(cared)
+            row = np.asarray(scores[m])
+            while True:
+                a, b = rng.choice(len(row), size=2, replace=False)
+                if row[a] != row[b]:
+                    break
+            hi, lo = (a, b) if row[a] > row[b] else (b, a)
+            iss = game.issues[m]
+            if rng.random() < 0.5:
+                return cue("option", "comparison", f"{iss.option_id(hi)}, {iss.option_id(lo)}", "prefer")
+            return cue("option", "comparison", f"{iss.option_id(lo)}, {iss.option_id(hi)}", "oppose")
+        kinds += [("opt_best", opt_best), ("opt_worst", opt_worst), ("opt_cmp", opt_cmp)]
+    chosen = rng.choice(len(kinds), size=min(k, len(kinds)), replace=False)
+    for i in sorted(int(c) for c in chosen):
+        cues.append(kinds[i][1]())
+    return cues

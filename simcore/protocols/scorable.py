@@ -1,0 +1,232 @@
+"""The scorable multi-party protocol (Abdelnabi et al. 2024, as the seed uses it).
+
+* p1 opens (turn 0) with the game's fixed initial deal.
+* Then ``game.turns`` turns (default 4N): ceil(turns/N) random orderings of all N parties
+  joined end to end (truncated to ``turns``); an ordering is redrawn while its first
+  speaker is the previous block's last speaker (initially p1) or its last speaker is p1.
+* p1 makes the final proposal (turn T = turns + 1).  History: T + 1 entries.
+* Each turn is a public deal plus an utterance.  Acceptance is score >= threshold; a deal
+  passes with at least N-1 acceptances including every veto holder.
+
+Information flow: a speaker's deal comes from its own table and its estimates; its
+words come from the ``scorable-speak`` task given its own truthful cues.  Listeners get
+the deal and the words; the signals are read from the words by one ``scorable-extract``
+call per utterance (a public reading, shared by all listeners).  Estimates of party j
+(Bayes posterior, LLM-PE table) depend only on that public record, so they are computed
+once per party per turn and shared among the observers that use the same model.  The
+protocol holds no RNG of its own: every generator is a child of the session's
+SeedSequence, keyed by purpose and turn, so the orderings and the words' noise are the
+same across methods for the same trial (common random numbers).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import attrs
+import numpy as np
+
+from mockllm.client import ModelClient
+from mockllm.mock import MockBackend
+from mockllm.scorable import EXTRACT, SPEAK
+from policies import bayes
+from policies.llm_pe import issues_context, pe_estimate, prior_mean_table
+from policies.scorable import aspiration, choose_cues, choose_deal, echo_estimate
+from scenarios.scorable import Game, load_game
+from simcore.errors import IllegalMove
+from simcore.seeding import child, derive
+from simcore.transcript import Event
+
+# method id -> (display name, estimator, who estimates)
+METHODS: dict[str, tuple[str, str, str]] = {
+    "base-llm": ("Base-LLM", "none", "none"),
+    "base-om-p1": ("Base-OM (p1)", "om", "p1"),
+    "base-om-all": ("Base-OM (all)", "om", "all"),
+    "llm-pe-p1": ("LLM-PE (p1)", "pe", "p1"),
+    "llm-pe-all": ("LLM-PE (all)", "pe", "all"),
+    "proposed-p1": ("Proposed (p1)", "proposed", "p1"),
+    "proposed-all": ("Proposed (all)", "proposed", "all"),
+}
+
+
+@attrs.frozen
+class Settings:
+    """Numbers the seed leaves open (see ``docs/scorable.md``)."""
+
+    sigma: float = attrs.field(default=1.0, validator=attrs.validators.gt(0))
+    floor: float = attrs.field(default=0.05, validator=[attrs.validators.ge(0), attrs.validators.lt(1)])
+    assumed_reservation: float = attrs.field(default=0.5, validator=[attrs.validators.ge(0), attrs.validators.le(1)])
+    assumed_threshold: float = attrs.field(default=50.0, validator=[attrs.validators.ge(0), attrs.validators.le(100)])
+    acceptance_rule: str = attrs.field(default="share", validator=attrs.validators.in_(("share", "threshold")))
+    assumed_share: float = attrs.field(default=0.5, validator=[attrs.validators.gt(0), attrs.validators.le(1)])
+    concession_exponent: float = attrs.field(default=1.0, validator=attrs.validators.gt(0))
+    cues_per_turn: int = attrs.field(default=3, validator=attrs.validators.ge(0))
+    top_k: int = 3
+
+
+def speaking_order(n: int, turns: int, p1: int, rng: np.random.Generator) -> list[int]:
+    blocks = math.ceil(turns / n)
+    order: list[int] = []
+    prev_last = p1
+    for _ in range(blocks):
+        while True:
+            perm = [int(x) for x in rng.permutation(n)]
+            if perm[0] != prev_last and perm[-1] != p1:
+                break
+        order += perm
+        prev_last = perm[-1]
+    return order[:turns]
+
+
+def _legal(game: Game, deal) -> tuple[int, ...]:
+    deal = tuple(int(x) for x in deal)
+    if len(deal) != game.n_issues or any(not 0 <= o < k for o, k in zip(deal, game.option_counts)):
+        raise IllegalMove(f"deal {deal!r} is not one option per issue of game {game.id}")
+    return deal
+
+
+@attrs.frozen
+class SessionResult:
+    events: tuple[Event, ...] = attrs.field(converter=tuple)
+    record: dict = attrs.field(factory=dict)
+    fallbacks: int = 0
+
+
+def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settings: Settings = Settings(),
+                 backend: Any = None, run_id: str = "scorable/session", detail: bool = True) -> SessionResult:
+    """Play one negotiation with ``method``; ``detail`` records every turn (else only the result)."""
+    _name, estimator, who = METHODS[method]
+    client = ModelClient(backend if backend is not None else MockBackend())
+    N, T = game.n_parties, game.turns + 1
+    p1 = game.p1
+    names = [i.name for i in game.issues]
+    shorts = [p.short for p in game.parties]
+    truth = [p.scores for p in game.parties]
+    issues_ctx = issues_context(game)
+
+    def estimating(n: int) -> bool:
+        return who == "all" or (who == "p1" and n == p1)
+
+    # parties whose estimate some observer needs
+    observed = [j for j in range(N) if any(estimating(i) and i != j for i in range(N))]
+    space = bayes.hypothesis_space(game.option_counts) if estimator in ("om", "proposed") else None
+    posts = {j: bayes.Posterior(space) for j in observed} if space is not None else {}
+    prior = prior_mean_table(game)
+    shared = {j: prior for j in observed}  # the shared estimate of party j
+    heard: dict[int, list[dict]] = {j: [] for j in range(N)}
+    proposed: dict[int, list[tuple[int, ...]]] = {j: [] for j in range(N)}
+    mse_trace: list[dict] = []
+    mse_cur = {j: round(bayes.table_mse(prior, truth[j]), 2) for j in observed}
+    events: list[Event] = []
+    order = [p1] + speaking_order(N, game.turns, p1, child(seq, "order")) + [p1]
+    history: list[tuple[int, ...]] = []
+
+    for t, n in enumerate(order):
+        phase = "open" if t == 0 else ("final" if t == T else "turn")
+        if t == 0:
+            deal, info = _legal(game, game.initial_deal), {"own_score": game.score(p1, game.initial_deal)}
+        else:
+            level = aspiration(game, n, t, T, settings.concession_exponent)
+            ests = {j: (shared[j] if estimating(n) else echo_estimate(game, proposed[j][-1] if proposed[j] else None))
+                    for j in range(N) if j != n}
+            deal, info = choose_deal(game, n, level, ests, settings.assumed_threshold,
+                                     settings.acceptance_rule, settings.assumed_share)
+            deal = _legal(game, deal)
+        rng = child(seq, "turn", t)  # cues, then the speak, read and estimate calls, in that order
+        cues = choose_cues(game, n, rng, settings.cues_per_turn)
+        deal_ids = list(game.deal_ids(deal))
+        text = client.ask(SPEAK, rng, fallback=lambda: "We propose " + ", ".join(deal_ids) + ".",
+                          speaker=game.parties[n].name, issues=issues_ctx, deal=deal_ids, cues=cues)
+        read = client.ask(EXTRACT, rng, fallback=lambda: {},
+                          speaker=game.parties[n].name, issues=issues_ctx, deal=deal_ids, utterance=text)
+        raw = read.get(game.parties[n].name, [])
+        signals = [s for s in (bayes.resolve_signal(names, game.option_counts, r) for r in raw) if s is not None]
+        history.append(deal)
+        proposed[n].append(deal)
+        heard[n] += [dict(r, turn=t) for r in raw]
+        est_note: dict[str, Any] = {}
+        if n in shared:
+            if space is not None:
+                post = posts[n]
+                post.update(deal, bayes.conceder_target(t, T, settings.assumed_reservation), settings.sigma,
+                            signals if estimator == "proposed" else (), settings.floor)
+                shared[n] = post.estimate()
+                if detail:
+                    est_note["top"] = [[space.describe(r, s, names), round(p, 4)] for r, s, p in post.top(settings.top_k)]
+            else:
+                table, _ok = pe_estimate(client, game, n, proposed[n], heard[n], rng)
+                shared[n] = table
+                if detail:
+                    est_note["table"] = {nm: [round(float(x), 1) for x in row] for nm, row in zip(names, shared[n])}
+        if n in mse_cur:
+            mse_cur[n] = round(bayes.table_mse(shared[n], truth[n]), 2)
+        mse_now = {shorts[j]: mse_cur[j] for j in observed}
+        mse_trace.append(mse_now)
+        if detail:
+            hidden = {"cues_meant": cues, **info}
+            if est_note:
+                hidden["estimate_of_speaker"] = est_note
+            if mse_now:
+                hidden["mse"] = mse_now
+            events.append(Event(run=run_id, seq=t, speaker=shorts[n], phase=phase, round=t,
+                                intent={"deal": deal_ids}, text=text, cues={"signals": raw}, hidden=hidden))
+
+    final = history[-1]
+    acc = game.accepts(final)
+    far = all(acc)
+    par = game.passes(final)
+    lar = any(game.passes(d) for d in history)
+    mse_p1 = {shorts[j]: bayes.table_mse(shared[j], truth[j]) for j in range(N) if j != p1 and j in shared
+              and estimating(p1)}
+    record = {"method": method, "final": game.deal_str(final), "accepted_by": [shorts[j] for j in range(N) if acc[j]],
+              "FAR": far, "PAR": par, "LAR": lar, "mse": mse_p1, "fallbacks": client.stats.fallbacks,
+              "calls": client.stats.calls}
+    result_event = Event(run=run_id, seq=len(history), speaker="protocol", phase="result", round=T,
+                         intent={"deal": list(game.deal_ids(final))},
+                         text=f"final deal {game.deal_str(final)}: accepted by {len(record['accepted_by'])}/{N}; "
+                              f"{'passes' if par else 'fails'}",
+                         hidden={**{k: v for k, v in record.items() if k != "mse"},
+                                 "mse": {k: round(v, 2) for k, v in mse_p1.items()},
+                                 "game": game.id, "parties": shorts})
+    events.append(result_event)
+    record["mse_trace"] = mse_trace if detail else []
+    return SessionResult(events=events, record=record, fallbacks=client.stats.fallbacks)
+
+
+class ScorableProtocol:
+    """Registered protocol object (``scorable-v1``)."""
+
+    def __init__(self, game: str = "harbour-sport-park", **settings: Any):
+        self.game = load_game(game)
+        self.settings = Settings(**settings)
+
+    def conformance_run(self, policy_id: str, seed: int) -> list[Event]:
+        from simcore.registry import resolve
+
+        method = resolve("policy", policy_id).meta["method"]
+        res = play_session(self.game, method, derive(seed, "scorable", "conformance", method),
+                           settings=self.settings, run_id=f"scorable/conformance/{method}/s{seed}")
+        return list(res.events)
+
+
+@attrs.frozen
+class Method:
+    """A registered policy: one of the seven method configurations of the seed."""
+
+    method: str = attrs.field(validator=attrs.validators.in_(tuple(METHODS)))
+
+    @property
+    def name(self) -> str:
+        return METHODS[self.method][0]
+
+    @property
+    def estimator(self) -> str:
+        return METHODS[self.method][1]
+
+    @property
+    def who(self) -> str:
+        return METHODS[self.method][2]
+
+    def play(self, game: Game, seq: np.random.SeedSequence, **kw: Any) -> SessionResult:
+        return play_session(game, self.method, seq, **kw)

@@ -1,0 +1,295 @@
+"""The scorable multi-party study: the seed's Tables 1 and 2 with the seven method
+configurations (Base-LLM; Base-OM p1/all; LLM-PE p1/all; Proposed p1/all).
+
+One job per trial; a job plays that trial once with every configured method from the
+same SeedSequence ``derive(seed, "scorable", trial)``, so the speaking orders and the
+mock's noise are shared across methods (common random numbers).  Full turn-by-turn
+events are kept for the first ``keep_transcripts`` trials; the others keep their result
+event only (the transcript file stays small and the study's memory stays flat).
+
+``simcore run scorable [--game ID|PATH] [--methods ...] [--trials N] [--seed S]
+[--workers W] [--out DIR]`` prints the analogues of Tables 1 and 2 and writes
+``DIR/metrics.json``: ``{"system": "scorable", "game": ID, "seed": S, "results":
+{"<method>": {"FAR", "PAR", "LAR", "MSE": {"<party>": x, "avg": x}, ...}}}``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+import attrs
+import click
+
+from simcore.cli_options import CommaChoice, common_options
+from simcore.study import Job, JobOutput, Summary
+from simcore.tables import Table
+
+SYSTEM = "scorable"
+METHOD_IDS = ("base-llm", "base-om-p1", "base-om-all", "llm-pe-p1", "llm-pe-all", "proposed-p1", "proposed-all")
+GAMES = ("harbour-sport-park", "harbour-sport-park-original")
+
+
+def _unit(_inst, attr, value):
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{attr.name} must be within 0..1, got {value}")
+
+
+def _methods(_inst, attr, value):
+    bad = [m for m in value if m not in METHOD_IDS]
+    if bad or not value:
+        raise ValueError(f"methods {bad or '(none)'} invalid; valid: {', '.join(METHOD_IDS)}")
+
+
+@attrs.frozen
+class ScorableConfig:
+    """Every option of the study (each documented in ``docs/scorable.md``)."""
+
+    seed: int = 0
+    game: str = "harbour-sport-park"
+    methods: tuple[str, ...] = attrs.field(default=METHOD_IDS, converter=tuple, validator=_methods)
+    trials: int = attrs.field(default=500, validator=attrs.validators.ge(1))
+    sigma: float = attrs.field(default=1.0, validator=attrs.validators.gt(0))
+    floor: float = attrs.field(default=0.05, validator=[attrs.validators.ge(0), attrs.validators.lt(1)])
+    assumed_reservation: float = attrs.field(default=0.5, validator=_unit)
+    assumed_threshold: float = attrs.field(default=50.0, validator=[attrs.validators.ge(0), attrs.validators.le(100)])
+    acceptance_rule: str = attrs.field(default="share", validator=attrs.validators.in_(("share", "threshold")))
+    assumed_share: float = attrs.field(default=0.5, validator=[attrs.validators.gt(0), attrs.validators.le(1)])
+    concession_exponent: float = attrs.field(default=1.0, validator=attrs.validators.gt(0))
+    cues_per_turn: int = attrs.field(default=3, validator=attrs.validators.ge(0))
+    omit: float = attrs.field(default=0.2, validator=_unit)
+    vague: float = attrs.field(default=0.1, validator=_unit)
+    misread: float = attrs.field(default=0.05, validator=_unit)
+    pe_forget: float = attrs.field(default=0.3, validator=_unit)
+    pe_jitter: float = attrs.field(default=0.15, validator=_unit)
+    keep_transcripts: int = attrs.field(default=3, validator=attrs.validators.ge(0))
+
+    def settings(self):
+        from simcore.protocols.scorable import Settings
+
+        return Settings(sigma=self.sigma, floor=self.floor, assumed_reservation=self.assumed_reservation,
+                        assumed_threshold=self.assumed_threshold, acceptance_rule=self.acceptance_rule,
+                        assumed_share=self.assumed_share, concession_exponent=self.concession_exponent,
+                        cues_per_turn=self.cues_per_turn)
+
+    def backend(self):
+        from mockllm.mock import MockBackend
+
+        return MockBackend(scorable_omit=self.omit, scorable_vague=self.vague, scorable_misread=self.misread,
+                           scorable_pe_forget=self.pe_forget, scorable_pe_jitter=self.pe_jitter)
+
+
+class ScorableStudy:
+    name = SYSTEM
+
+    def jobs(self, config: ScorableConfig) -> list[Job]:
+        from scenarios.scorable import load_game
+
+        load_game(config.game)  # fail early, with the file named, on a bad game
+        return [Job(index=t, key=(t,)) for t in range(config.trials)]
+
+    def run_job(self, config: ScorableConfig, job: Job) -> JobOutput:
+        from scenarios.scorable import load_game
+        from simcore.protocols.scorable import play_session
+        from simcore.seeding import derive
+
+        game = load_game(config.game)
+        (trial,) = job.key
+        seq = derive(config.seed, SYSTEM, *job.key)
+        settings, backend = config.settings(), config.backend()
+        records, events, fallbacks = {}, [], 0
+        for method in config.methods:
+            res = play_session(game, method, seq, settings=settings, backend=backend,
+                               run_id=f"{SYSTEM}/s{config.seed}/{method}/t{trial}",
+                               detail=trial < config.keep_transcripts)
+            records[method] = res.record
+            events += res.events
+            fallbacks += res.fallbacks
+        return JobOutput(key=job.key, record=records, events=tuple(events), fallbacks=fallbacks)
+
+    def summarize(self, config: ScorableConfig, outputs: Sequence[JobOutput]) -> Summary:
+        from scenarios.scorable import load_game
+        from simcore.metrics.scorable import aggregate, mse_by_turn
+        from simcore.protocols.scorable import METHODS
+
+        game = load_game(config.game)
+        others = [p.short for k, p in enumerate(game.parties) if k != game.p1]
+        results = {}
+        for m in config.methods:
+            recs = [o.record[m] for o in outputs]
+            results[m] = aggregate(recs, others)
+            trace = mse_by_turn(recs)
+            if trace:
+                results[m]["MSE_by_turn_kept_trials"] = [round(x, 3) for x in trace]
+        counts = game.counts()
+        metrics = {"system": SYSTEM, "game": game.id, "seed": config.seed, "trials": config.trials,
+                   "game_counts": counts, "config": attrs.asdict(config), "results": results}
+        t1 = Table("scorable_outcomes", f"Table 1 analogue -- negotiation outcomes ({game.id}, "
+                   f"{config.trials} trials per method, seed {config.seed})",
+                   ("method", "FAR", "PAR", "LAR", "fallbacks"),
+                   [(METHODS[m][0], results[m]["FAR"], results[m]["PAR"], results[m]["LAR"], results[m]["fallbacks"])
+                    for m in config.methods],
+                   note="FAR: final deal accepted by all; PAR: final deal passes (>= N-1 incl. veto holders); "
+                        "LAR: some deal of the session passes.")
+        rows = [(METHODS[m][0], *[results[m]["MSE"].get(p) for p in others], results[m]["MSE"]["avg"])
+                for m in config.methods if results[m]["MSE"]]
+        tables = [t1]
+        if rows:
+            tables.append(Table("scorable_mse", "Table 2 analogue -- estimation error (MSE per table entry, "
+                                "0-100 scale) of p1's final estimates", ("method", *others, "avg"), rows))
+        return Summary(system=SYSTEM, metrics=metrics, tables=tables)
+
+
+STUDY = ScorableStudy()
+
+
+@click.command(name=SYSTEM)
+@common_options(SYSTEM)
+@click.option("--game", default="harbour-sport-park", show_default=True, metavar="ID|PATH",
+              help=f"A shipped game ({', '.join(GAMES)}) or a game file (.json/.toml).")
+@click.option("--methods", type=CommaChoice(METHOD_IDS), default=",".join(METHOD_IDS), show_default=True,
+              help="Comma-separated method configurations.")
+@click.option("--trials", type=click.IntRange(1, 1_000_000), default=500, show_default=True,
+              help="Trials (sessions) per method.")
+@click.option("--sigma", type=click.FloatRange(min=0, min_open=True), default=1.0, show_default=True,
+              help="Numeric likelihood sd (eq. 3), on the [0,1] utility scale.")
+@click.option("--floor", type=click.FloatRange(0, 1, max_open=True), default=0.05, show_default=True,
+              help="Uniform floor mixed into every linguistic likelihood.")
+@click.option("--assumed-reservation", type=click.FloatRange(0, 1), default=0.5, show_default=True,
+              help="r in the assumed opponent target u'(t) = 1 - (1-r) t/T.")
+@click.option("--acceptance-rule", type=click.Choice(("share", "threshold")), default="share", show_default=True,
+              help="How a party predicts another's acceptance from its estimate.")
+@click.option("--assumed-share", type=click.FloatRange(0, 1, min_open=True), default=0.5, show_default=True,
+              help="share rule: a party is predicted to accept this best share of deals by its estimate.")
+@click.option("--assumed-threshold", type=click.FloatRange(0, 100), default=50.0, show_default=True,
+              help="threshold rule: estimated score (0-100) at which a party is predicted to accept.")
+@click.option("--concession-exponent", type=click.FloatRange(min=0, min_open=True), default=1.0,
+              show_default=True, help="e in the parties' aspiration schedule (1 = linear).")
+@click.option("--cues-per-turn", type=click.IntRange(0, 10), default=3, show_default=True,
+              help="Preference cues a party means to give per utterance.")
+@click.option("--omit", type=click.FloatRange(0, 1), default=0.2, show_default=True, help="Mock: cue omission rate.")
+@click.option("--vague", type=click.FloatRange(0, 1), default=0.1, show_default=True, help="Mock: vague-cue rate.")
+@click.option("--misread", type=click.FloatRange(0, 1), default=0.05, show_default=True,
+              help="Mock: rate at which the reader drops a signal.")
+@click.option("--pe-forget", type=click.FloatRange(0, 1), default=0.3, show_default=True,
+              help="Mock LLM-PE: rate at which older signals are overlooked.")
+@click.option("--pe-jitter", type=click.FloatRange(0, 1), default=0.15, show_default=True,
+              help="Mock LLM-PE: rate at which a table entry is off by noise (sd 10).")
+@click.option("--keep-transcripts", type=click.IntRange(0, 1_000_000), default=3, show_default=True,
+              help="Trials per method whose full turn-by-turn events are written.")
+def command(seed, workers, out, progress, game, methods, trials, sigma, floor, assumed_reservation,
+            acceptance_rule, assumed_share, assumed_threshold, concession_exponent, cues_per_turn, omit, vague, misread, pe_forget, pe_jitter,
+            keep_transcripts):
+    """The scorable multi-party game with the Bayesian opponent model (seed Tables 1-2)."""
+    from simcore.study import launch
+
+    if os.path.exists(game):
+        game = os.path.abspath(game)
+    config = ScorableConfig(seed=seed, game=game, methods=methods, trials=trials, sigma=sigma, floor=floor,
+                            assumed_reservation=assumed_reservation, assumed_threshold=assumed_threshold,
+                            acceptance_rule=acceptance_rule, assumed_share=assumed_share,
+                            concession_exponent=concession_exponent, cues_per_turn=cues_per_turn, omit=omit,
+                            vague=vague, misread=misread, pe_forget=pe_forget, pe_jitter=pe_jitter,
+                            keep_transcripts=keep_transcripts)
+    launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
+
+
+def run_default(seed: int = 0, workers: int = 1, out: str | None = "runs/scorable", progress=None):
+    """The paper-scale study: 500 trials of each of the 7 methods on Harbour Sport Park."""
+    from simcore.study import launch
+
+    return launch(f"simcore.studies.{SYSTEM}:STUDY", ScorableConfig(seed=seed), workers=workers, out=out,
+                  progress=progress)
+
+
+# ---------------------------------------------------------------------------
+# rendering
+# ---------------------------------------------------------------------------
+def render_run(events) -> str:
+    """A session turn by turn: deal, words, signals read, the estimate of the speaker."""
+    events = list(events)
+    if not events:
+        return ""
+    run = events[0].run
+    lines = [f"== {run} =="]
+    for ev in events:
+        if ev.phase == "result":
+            h = ev.hidden
+            lines.append(f"RESULT  {ev.text}")
+            lines.append(f"        accepted by: {', '.join(h.get('accepted_by', []))}; "
+                         f"FAR={int(bool(h.get('FAR')))} PAR={int(bool(h.get('PAR')))} LAR={int(bool(h.get('LAR')))}")
+            if h.get("mse"):
+                lines.append("        p1's final MSE: " + "  ".join(f"{k} {v:.1f}" for k, v in h["mse"].items()))
+            continue
+        deal = " ".join(ev.intent.get("deal", []))
+        h = ev.hidden
+        extra = []
+        if "aspiration" in h:
+            extra.append(f"aspiration {h['aspiration']:.1f}")
+        if "own_score" in h:
+            extra.append(f"own score {h['own_score']:g}")
+        if "predicted_accept" in h:
+            extra.append(f"predicts {h['predicted_accept']} accept{'' if h.get('predicted_veto_ok') else ', veto missing'}")
+        lines.append(f"[{ev.round:2d}] {ev.speaker:8s} {ev.phase:5s} {deal}" + (f"   ({'; '.join(extra)})" if extra else ""))
+        lines.append(f"     \"{ev.text}\"")
+        sigs = (ev.cues or {}).get("signals", [])
+        if sigs:
+            lines.append("     read: " + "; ".join(f"{s['stance']} {s['target']}" for s in sigs))
+        est = h.get("estimate_of_speaker")
+        if est:
+            for desc, p in est.get("top", []):
+                lines.append(f"     top hypothesis about {ev.speaker}: {desc}  p={p:.3g}")
+            if "table" in est:
+                lines.append(f"     LLM-PE table for {ev.speaker}: " +
+                             "  ".join(f"{k}{v}" for k, v in est["table"].items()))
+        if h.get("mse"):
+            lines.append("     MSE now: " + "  ".join(f"{k} {v:.1f}" for k, v in h["mse"].items()))
+    return "\n".join(lines)
+
+
+def _playthrough(method: str, seed: int) -> str:
+    from scenarios.scorable import load_game
+    from simcore.protocols.scorable import play_session
+    from simcore.seeding import derive
+
+    cfg = ScorableConfig()
+    res = play_session(load_game("harbour-sport-park"), method, derive(seed, SYSTEM, "playthrough"),
+                       settings=cfg.settings(), backend=cfg.backend(), run_id=f"{SYSTEM}/playthrough/{method}/s{seed}")
+    return render_run(res.events) + "\n"
+
+
+PLAYTHROUGHS = {
+    "proposed-all": lambda: _playthrough("proposed-all", 0),
+    "base-om-p1": lambda: _playthrough("base-om-p1", 0),
+    "llm-pe-p1": lambda: _playthrough("llm-pe-p1", 0),
+}
+
+
+def describe_game(scenario_id: str) -> str:
+    from scenarios.scorable import describe
+
+    return describe(scenario_id)
+
+
+_POLICY_DESC = {
+    "base-llm": "no estimation; others modelled by echoing their last public deal",
+    "base-om-p1": "numeric-only Bayes (eq. 3), p1 estimates",
+    "base-om-all": "numeric-only Bayes (eq. 3), every party estimates",
+    "llm-pe-p1": "language layer's direct table estimate, p1 estimates",
+    "llm-pe-all": "language layer's direct table estimate, every party estimates",
+    "proposed-p1": "numeric x linguistic Bayes (eq. 5), p1 estimates",
+    "proposed-all": "numeric x linguistic Bayes (eq. 5), every party estimates",
+}
+
+REGISTRY = [
+    *[dict(kind="scenario", id=f"{g}-v1", entry_point="scenarios.scorable:load_shipped", kwargs={"name": g},
+           description=("Harbour Sport Park, seed thresholds (720 deals, 21 pass, 3 unanimous)" if g == GAMES[0]
+                        else "Harbour Sport Park, benchmark thresholds (720 deals, 55 pass, 12 unanimous)"),
+           meta={"system": SYSTEM, "describe": "simcore.studies.scorable:describe_game"}) for g in GAMES],
+    *[dict(kind="policy", id=f"scorable-{m}-v1", entry_point="simcore.protocols.scorable:Method",
+           kwargs={"method": m}, description=_POLICY_DESC[m],
+           meta={"system": SYSTEM, "protocol": "scorable-v1", "method": m}) for m in METHOD_IDS],
+    dict(kind="protocol", id="scorable-v1", entry_point="simcore.protocols.scorable:ScorableProtocol",
+         description="N parties, 4N turns in redrawn random orders, p1 opens and closes, veto holders",
+         meta={"system": SYSTEM}),
+]
