@@ -1,0 +1,438 @@
+"""Language tasks of the dominance agent: say an utterance in the speaker's relation style,
+and read text (an agent's or a person's) back into an utterance.
+
+``dominance-say``   context: relation, topic, utterance (dict), details (option values or
+                    null).  Answer: ``SAY: <text>``.  The mock picks one of several
+                    phrasings per relation: a dominant speaker asserts ("Let's have X."),
+                    a peer suggests ("How about X?"), a submissive one hedges and asks
+                    ("Maybe we could have X?").  Mock option ``dominance_garble``
+                    (probability) drops the ``SAY:`` label, which the parser refuses --
+                    a counted fallback in the client.
+``dominance-read``  context: text, vocabulary ({topic, criteria: {name: [values]}}),
+                    last_proposal (the reader's own last proposal or null, for a bare
+                    "yes"/"no").  Answer: one JSON object, an utterance dict, or
+                    ``{"kind": "unreadable", "why": ...}`` when the text is none of the
+                    supported forms -- the reader says so instead of guessing.
+
+The grammar below reads every phrasing the say task writes (``read(say(u)) == u``) and
+a person's free text in the supported forms: "I'd rather have Italian than Chinese",
+"Italian is my favourite", "I don't like Turkish", "what cuisine do you like?", "do you
+prefer X or Y?", "how about X?", "let's go to <restaurant>", "X it is", "ok"/"no"
+(about the last proposal), "book a table at <restaurant>", "bye".  A restaurant name is
+returned as written; the listener matches it against its domain.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Mapping
+
+import numpy as np
+
+from mockllm.tasks import Task, register_task
+from simcore.errors import InputError, ParseError
+
+# --- phrasings ---------------------------------------------------------------
+T = {
+    "dominant": {
+        "pair": ["I prefer {more} to {less}.", "Clearly, {more} is better than {less}.",
+                 "I want {more}, not {less}."],
+        "fav": ["My favourite {c} is {more}.", "Nothing beats {more} for {c}."],
+        "least": ["The worst {c} is {less}.", "I can't stand {less}; it is my least favourite {c}."],
+        "ask": ["Tell me which {c} you want.", "Which {c} do you want?"],
+        "ask_pair": ["Tell me: {more} or {less}?", "Do you prefer {more} or {less}?"],
+        "ask_more": ["Do you like {more}?"],
+        "ask_less": ["Do you dislike {less}?"],
+        "propose": ["Let's have {v}.", "We'll go for {v}."],
+        "propose_opt": ["Let's go to {v}{d}.", "We're going to {v}{d}."],
+        "accept": ["Fine, {v} it is.", "OK, I accept {v}."],
+        "reject": ["No, I don't want {v}.", "No way, not {v}."],
+        "booking": ["Settled: I'm booking a table at {v}.", "Good. I'll book a table at {v}."],
+        "quit": ["We won't agree on anything. Goodbye."],
+    },
+    "peer": {
+        "pair": ["I'd rather have {more} than {less}.", "I like {more} more than {less}.",
+                 "I think {more} is better than {less}."],
+        "fav": ["Honestly, {more} is my favourite {c}.", "I love {more} the most."],
+        "least": ["I like {less} the least.", "I don't like {less}."],
+        "ask": ["What {c} do you like?", "What do you think about the {c}?"],
+        "ask_pair": ["Do you prefer {more} or {less}?", "Would you rather have {more} or {less}?"],
+        "ask_more": ["Do you like {more}?"],
+        "ask_less": ["Do you dislike {less}?"],
+        "propose": ["How about {v}?", "What about {v}?", "Shall we go for {v}?"],
+        "propose_opt": ["How about going to {v}{d}?", "What about {v}{d}?"],
+        "accept": ["Sounds good, {v} it is.", "I agree on {v}."],
+        "reject": ["I'd rather not have {v}.", "Sorry, {v} doesn't suit me."],
+        "booking": ["Great, let's book a table at {v}."],
+        "quit": ["I don't think we'll find a place we both like. Let's stop here."],
+    },
+    "submissive": {
+        "pair": ["I think I might prefer {more} to {less}, if that's alright with you.",
+                 "Maybe {more} rather than {less}? If you don't mind.",
+                 "Perhaps I'd like {more} a little more than {less}."],
+        "fav": ["I think {more} might be my favourite {c}.", "If I may say so, {more} is my favourite {c}."],
+        "least": ["I think {less} is my least favourite {c}.", "I'm not very fond of {less}, I'm afraid."],
+        "ask": ["What {c} would you like?", "Do you have a preference on the {c}?",
+                "Which {c} would you prefer?"],
+        "ask_pair": ["Would you prefer {more} or {less}?", "Do you like {more} or {less} better?"],
+        "ask_more": ["Would you like {more}?"],
+        "ask_less": ["Do you dislike {less}?"],
+        "propose": ["Maybe we could have {v}?", "Would {v} be okay for you?", "Perhaps we could try {v}?"],
+        "propose_opt": ["Maybe we could go to {v}{d}?", "Would you like to go to {v}{d}?"],
+        "accept": ["Yes, {v} is perfect for me.", "Of course, {v} is fine with me."],
+        "reject": ["I'm sorry, I'd rather not have {v}.", "I'm afraid {v} doesn't really suit me."],
+        "booking": ["Wonderful, shall I book a table for us at {v}?"],
+        "quit": ["I'm sorry, I can't see anything that would suit us both."],
+    },
+}
+
+
+def _slot(u: Mapping[str, Any], topic: str) -> str:
+    kind = u["kind"]
+    if kind == "state":
+        return "pair" if u.get("less") and u.get("more") else ("fav" if u.get("more") else "least")
+    if kind == "ask":
+        if u.get("less") and u.get("more"):
+            return "ask_pair"
+        return "ask_more" if u.get("more") else ("ask_less" if u.get("less") else "ask")
+    if kind == "propose":
+        return "propose_opt" if u["type"] == topic else "propose"
+    return kind
+
+
+def phrasings(relation: str, u: Mapping[str, Any], topic: str) -> list[str]:
+    return T[relation][_slot(u, topic)]
+
+
+def render(relation: str, u: Mapping[str, Any], topic: str, details=None, index: int = 0) -> str:
+    """The ``index``-th phrasing of utterance dict ``u`` for a speaker of ``relation``."""
+    options = phrasings(relation, u, topic)
+    tpl = options[index % len(options)]
+    v = u.get("value") or u.get("option") or ""
+    d = f" ({', '.join(details)})" if details else ""
+    return tpl.format(more=u.get("more") or "", less=u.get("less") or "", c=u.get("criterion") or "",
+                      v=v, d=d)
+
+
+# --- reading -----------------------------------------------------------------
+SYNONYMS = {"food": ("cuisine",), "kitchen": ("cuisine",), "price": ("cost",), "prices": ("cost",),
+            "budget": ("cost",), "ambience": ("ambiance", "atmosphere"), "ambiance": ("atmosphere",),
+            "atmosphere": ("ambiance",), "mood": ("ambiance", "atmosphere"), "area": ("location",),
+            "place": ("location",), "neighbourhood": ("location",), "neighborhood": ("location",)}
+FILLERS = ("i think ", "well, ", "well ", "honestly, ", "clearly, ", "so, ", "hmm, ", "i'm afraid ",
+           "i am afraid ", "i'm sorry, ", "sorry, ", "if i may say so, ", "to be honest, ", "oh, ")
+ARTICLES = ("the ", "a ", "an ", "some ")
+NOUNS = (" food", " cuisine", " restaurant", " place", " one", " please")
+X = r"([^\s,.!?(][^,.!?(]*?)"
+END = r"\s*(?=[,.!?(;:]|$)"
+
+
+def _p(*parts: str) -> re.Pattern:
+    return re.compile("".join(parts), re.I)
+
+
+PATTERNS = [  # (form, regex, names of groups in order)
+    ("booking", _p(r"book(?:ing)? (?:us )?a table (?:at|for us at) ", X, END), ("v",)),
+    ("booking", _p(r"^(?:let'?s |please )?book ", X, END), ("v",)),
+    ("quit", _p(r"(?:good ?bye|^bye\b|give up|let'?s stop|won'?t agree|can'?t see anything|stop here)"), ()),
+    ("ask_pair", _p(r"(?:do|would) you (?:prefer|like|rather have) ", X, r" or ", X, r"(?: better)?", END),
+     ("more", "less")),
+    ("ask_pair", _p(r"tell me:? ", X, r" or ", X, END), ("more", "less")),
+    ("ask_less", _p(r"do you dislike ", X, END), ("less",)),
+    ("ask_c", _p(r"(?:what|which) ", X, r" (?:do|would) you (?:like|want|prefer)"), ("c",)),
+    ("ask_c", _p(r"tell me (?:which|what) ", X, r" you (?:want|like|prefer)"), ("c",)),
+    ("ask_c", _p(r"what do you think (?:about|of) (?:the )?", X, END), ("c",)),
+    ("ask_c", _p(r"(?:have )?a preference (?:on|for|about) (?:the )?", X, END), ("c",)),
+    ("ask_c", _p(r"(?:what|how) about (?:the )?", X, r"\s*\?"), ("c",)),
+    ("ask_more", _p(r"(?:do|would) you like ", X, r"\s*\?"), ("more",)),
+    ("least", _p(r"", X, r" is (?:my|the) (?:least favou?rite|worst)"), ("less",)),
+    ("least", _p(r"the worst (?:\w+ )?is ", X, END), ("less",)),
+    ("least", _p(r"i (?:can'?t stand|hate|dislike|don'?t like|do not like) ", X, END), ("less",)),
+    ("least", _p(r"i like ", X, r" the least"), ("less",)),
+    ("least", _p(r"i'?m not (?:very )?fond of ", X, END), ("less",)),
+    ("pair", _p(r"prefer ", X, r" (?:to|over|rather than) ", X, END), ("more", "less")),
+    ("pair", _p(r"", X, r" is better than ", X, END), ("more", "less")),
+    ("pair", _p(r"i want ", X, r",? (?:and )?not ", X, END), ("more", "less")),
+    ("pair", _p(r"rather (?:have |eat |go for )?", X, r" than ", X, END), ("more", "less")),
+    ("pair", _p(r"like ", X, r" (?:a little |a bit |much |a lot )?(?:more|better) than ", X, END),
+     ("more", "less")),
+    ("pair", _p(r"(?:maybe|perhaps) ", X, r" rather than ", X, END), ("more", "less")),
+    ("fav", _p(r"my favou?rite (?:\w+ )?is ", X, END), ("more",)),
+    ("fav", _p(r"", X, r" (?:is|might be|would be) my (?:favou?rite|preferred)"), ("more",)),
+    ("fav", _p(r"nothing beats ", X, r"(?: for \w+)?", END), ("more",)),
+    ("fav", _p(r"i (?:really )?(?:love|like) ", X, r" (?:the )?most"), ("more",)),
+    ("fav", _p(r"i love ", X, END), ("more",)),
+    ("reject", _p(r"i (?:don'?t|do not) want ", X, END), ("v",)),
+    ("reject", _p(r"no way,? not ", X, END), ("v",)),
+    ("reject", _p(r"rather not (?:have |go to |eat )?", X, END), ("v",)),
+    ("reject", _p(r"", X, r" (?:doesn'?t|does not) (?:really )?suit me"), ("v",)),
+    ("reject", _p(r"i reject ", X, END), ("v",)),
+    ("accept", _p(r"", X, r" it is\b"), ("v",)),
+    ("accept", _p(r"i (?:accept|agree (?:on|with|to)) ", X, END), ("v",)),
+    ("accept", _p(r"", X, r" (?:is|sounds|would be) (?:perfect|fine|good|great|ok|okay) (?:for|with|to) me"),
+     ("v",)),
+    ("accept", _p(r"", X, r" works for me"), ("v",)),
+    ("propose", _p(r"let'?s (?:go to|try|have|go for|take|choose|pick|eat) ", X, END), ("v",)),
+    ("propose", _p(r"we(?:'re| are) going to ", X, END), ("v",)),
+    ("propose", _p(r"we(?:'ll| will)? (?:go for|take|have) ", X, END), ("v",)),
+    ("propose", _p(r"(?:how|what) about (?:going to |trying )?", X, END), ("v",)),
+    ("propose", _p(r"shall we (?:go for|go to|have|take|try) ", X, END), ("v",)),
+    ("propose", _p(r"we could (?:have|go for|try|go to) ", X, END), ("v",)),
+    ("propose", _p(r"would you like to go to ", X, END), ("v",)),
+    ("propose", _p(r"would ", X, r" be (?:ok|okay|fine|alright|all right)"), ("v",)),
+    ("propose", _p(r"^i (?:want|propose|suggest) ", X, END), ("v",)),
+]
+YES = re.compile(r"^(?:ok|okay|yes|yeah|yep|sure|fine|agreed|deal|sounds good|great|perfect|"
+                 r"let'?s do (?:that|it)|i agree|alright|all right)\W*$", re.I)
+NO = re.compile(r"^(?:no|nope|no thanks|no thank you|not really|i don'?t think so|i disagree)\W*$", re.I)
+HELP = ("try: \"I'd rather have X than Y\", \"X is my favourite\", \"what cuisine do you like?\", "
+        "\"how about X?\", \"let's go to <restaurant>\", \"ok\" / \"no\"")
+
+
+class Vocab:
+    def __init__(self, vocabulary: Mapping[str, Any]):
+        self.topic = str(vocabulary.get("topic", "restaurant"))
+        crits = vocabulary.get("criteria", {})
+        self.value_crit = {}
+        self.canon = {}
+        for c, vals in crits.items():
+            for v in vals:
+                self.value_crit[v] = c
+                self.canon[v.lower()] = v
+        self.criteria = {c.lower(): c for c in crits}
+        for word, targets in SYNONYMS.items():
+            if word not in self.criteria:
+                for t in targets:
+                    if t in crits:
+                        self.criteria[word] = t
+                        break
+
+    def clean(self, phrase: str) -> str:
+        p = " ".join(phrase.strip().split())
+        low = p.lower()
+        for a in ARTICLES:
+            if low.startswith(a) and low[len(a):] and self.canon.get(low) is None:
+                p, low = p[len(a):], low[len(a):]
+                break
+        for n in NOUNS:
+            if low.endswith(n) and self.canon.get(low) is None and self.canon.get(low[:-len(n)]):
+                p, low = p[:-len(n)], low[:-len(n)]
+        return p
+
+    def value(self, phrase: str):
+        return self.canon.get(self.clean(phrase).lower())
+
+    def criterion(self, phrase: str):
+        p = self.clean(phrase).lower()
+        return self.criteria.get(p) or self.criteria.get(p.rstrip("s"))
+
+
+def _strip_fillers(s: str) -> str:
+    changed = True
+    while changed:
+        changed = False
+        low = s.lower()
+        for f in FILLERS:
+            if low.startswith(f):
+                s = s[len(f):].lstrip()
+                changed = True
+                break
+    return s
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[.!?])\s+", " ".join(text.split()))
+    return [p for p in parts if p]
+
+
+def read_text(text: str, vocabulary: Mapping[str, Any], last_proposal: Mapping[str, Any] | None = None) -> dict:
+    """The utterance dict a text expresses, or ``{"kind": "unreadable", "why": ...}``."""
+    voc = Vocab(vocabulary)
+    if not text or not text.strip():
+        return {"kind": "unreadable", "why": "empty text; " + HELP}
+    problems = []
+    for sentence in _sentences(text):
+        s = _strip_fillers(sentence)
+        if YES.match(s) or NO.match(s):
+            if not last_proposal:
+                problems.append(f"{s!r} answers no proposal (nothing has been proposed yet)")
+                continue
+            return {"kind": "accept" if YES.match(s) else "reject", "type": last_proposal["type"],
+                    "value": last_proposal["value"]}
+        for form, rx, groups in PATTERNS:
+            m = rx.search(s)
+            if m is None:
+                continue
+            got = dict(zip(groups, m.groups()))
+            out = _build(form, got, voc)
+            if isinstance(out, str):
+                problems.append(out)
+                continue
+            return out
+    why = problems[0] + "; " + HELP if problems else f"not one of the supported forms; {HELP}"
+    return {"kind": "unreadable", "why": why}
+
+
+def _build(form: str, got: Mapping[str, str], voc: Vocab):
+    """An utterance dict from matched phrases, or a string saying what is wrong."""
+    if form == "quit":
+        return {"kind": "quit", "reason": "no compromise left"}
+    if form == "booking":
+        name = voc.clean(got["v"])
+        if voc.value(name) or voc.criterion(name):
+            return f"{name!r} is not a {voc.topic}"
+        return {"kind": "booking", "option": name}
+    if form == "ask_c":
+        c = voc.criterion(got["c"])
+        return {"kind": "ask", "criterion": c, "less": None, "more": None} if c else \
+            f"{got['c']!r} is not a criterion ({', '.join(sorted(set(voc.criteria.values())))})"
+    if form in ("pair", "ask_pair", "fav", "least", "ask_more", "ask_less"):
+        vals = {}
+        for g in ("more", "less"):
+            if g in got:
+                v = voc.value(got[g])
+                if v is None:
+                    return f"{voc.clean(got[g])!r} is not a known value"
+                vals[g] = v
+        crits = {voc.value_crit[v] for v in vals.values()}
+        if len(crits) != 1:
+            return f"{' and '.join(vals.values())} belong to different criteria"
+        if vals.get("more") is not None and vals.get("more") == vals.get("less"):
+            return f"compares {vals['more']} with itself"
+        kind = "ask" if form.startswith("ask") else "state"
+        return {"kind": kind, "criterion": crits.pop(), "less": vals.get("less"), "more": vals.get("more")}
+    # propose / accept / reject: a value, else a restaurant name
+    phrase = voc.clean(got["v"])
+    v = voc.value(phrase)
+    if v is not None:
+        return {"kind": form, "type": voc.value_crit[v], "value": v}
+    if voc.criterion(phrase):
+        return f"{phrase!r} is a criterion, not a value or a {voc.topic}"
+    if not re.match(r"^[A-Za-z0-9][A-Za-z0-9 '&-]*$", phrase):
+        return f"{phrase!r} is not a value or a {voc.topic} name"
+    return {"kind": form, "type": voc.topic, "value": phrase}
+
+
+# --- tasks -------------------------------------------------------------------
+EXAMPLE_UTTERANCES = [
+    {"kind": "state", "criterion": "cuisine", "less": "Chinese", "more": "Italian"},
+    {"kind": "state", "criterion": "cuisine", "less": None, "more": "French"},
+    {"kind": "state", "criterion": "cost", "less": "expensive", "more": None},
+    {"kind": "ask", "criterion": "ambiance", "less": None, "more": None},
+    {"kind": "ask", "criterion": "cuisine", "less": "Turkish", "more": "Japanese"},
+    {"kind": "propose", "type": "cuisine", "value": "Italian"},
+    {"kind": "propose", "type": "restaurant", "value": "Chez Luigi"},
+    {"kind": "accept", "type": "cost", "value": "cheap"},
+    {"kind": "reject", "type": "restaurant", "value": "Golden Dragon"},
+    {"kind": "booking", "option": "Sakura"},
+    {"kind": "quit", "reason": "no compromise left"},
+]
+SMALL_VOCAB = {"topic": "restaurant", "criteria": {
+    "cuisine": ["French", "Chinese", "Italian", "Turkish", "Japanese"],
+    "cost": ["expensive", "cheap"], "ambiance": ["noisy", "calm"]}}
+
+
+class SayTask(Task):
+    id = "dominance-say"
+    fields = ("relation", "topic", "utterance", "details")
+    mock_options = {"dominance_garble": 0.0}
+    instructions = (
+        "You voice one move of a cooperative negotiation about where to eat.  Your relation to\n"
+        "the other person is given as 'relation': dominant (speak firmly, assert, decide),\n"
+        "peer (speak as an equal, suggest), or submissive (speak tentatively, hedge, defer).\n"
+        "'utterance' is the move as JSON: kind state (you prefer 'more' over 'less'; a null side\n"
+        "means favourite / least favourite), ask (ask about a criterion or values), propose,\n"
+        "accept, reject (a criterion value or a whole option named by 'type' and 'value'),\n"
+        "booking (book a table at 'option') or quit (no compromise is left).  'details' lists\n"
+        "the values of a proposed option, if any.  Name every value and option exactly as\n"
+        "given.  Answer with one line: SAY: <your sentence>")
+
+    def parse(self, text: str) -> str:
+        t = text.strip()
+        if not t.upper().startswith("SAY:"):
+            raise ParseError(self.id, "answer must start with 'SAY:'", text)
+        said = t[4:].strip()
+        if not said:
+            raise ParseError(self.id, "empty sentence", text)
+        return said
+
+    def mock_answer(self, context, rng, options) -> str:
+        u = context["utterance"]
+        rel = context["relation"]
+        if rel not in T or not isinstance(u, dict) or "kind" not in u:
+            return "I cannot voice that."
+        n = len(phrasings(rel, u, context["topic"]))
+        idx = int(rng.integers(n)) if n > 1 else 0
+        if options.get("dominance_garble", 0.0) and rng.random() < options["dominance_garble"]:
+            return "Hmm, let me think about that."
+        return "SAY: " + render(rel, u, context["topic"], context.get("details"), idx)
+
+    def examples(self, rng) -> list[dict]:
+        out = []
+        for i, u in enumerate(EXAMPLE_UTTERANCES):
+            rel = ("dominant", "peer", "submissive")[i % 3]
+            det = ["Italian", "cheap", "calm"] if u.get("value") == "Chez Luigi" and u["kind"] == "propose" else None
+            out.append({"relation": rel, "topic": "restaurant", "utterance": u, "details": det})
+        return out
+
+
+class ReadTask(Task):
+    id = "dominance-read"
+    fields = ("text", "vocabulary", "last_proposal")
+    instructions = (
+        "Read one sentence said in a negotiation about where to eat and write the move it makes\n"
+        "as one JSON object.  'vocabulary' gives the topic (the name for a whole option) and the\n"
+        "criteria with their values.  Kinds: {\"kind\": \"state\", \"criterion\", \"less\", \"more\"}\n"
+        "(a preference; null for an open side: favourite / least favourite), {\"kind\": \"ask\",\n"
+        "\"criterion\", \"less\", \"more\"}, {\"kind\": \"propose\"|\"accept\"|\"reject\", \"type\": a\n"
+        "criterion or the topic, \"value\": a value or an option name}, {\"kind\": \"booking\",\n"
+        "\"option\"}, {\"kind\": \"quit\", \"reason\"}.  A bare yes / no answers 'last_proposal'.\n"
+        "If the sentence is none of these, answer {\"kind\": \"unreadable\", \"why\": <reason>}.")
+
+    def parse(self, text: str):
+        from simcore.protocols.dialogue import utterance_from_dict
+
+        data = self.load_json(text)
+        try:
+            return utterance_from_dict(data, self.id)
+        except InputError as exc:
+            raise ParseError(self.id, str(exc), text) from None
+
+    def mock_answer(self, context, rng, options) -> str:
+        lp = context.get("last_proposal")
+        return json.dumps(read_text(str(context["text"]), context["vocabulary"], lp if isinstance(lp, dict) else None),
+                          ensure_ascii=False)
+
+    _EXPECTED: dict = {}
+
+    def examples(self, rng) -> list[dict]:
+        out = []
+        for i, u in enumerate(EXAMPLE_UTTERANCES):
+            rel = ("dominant", "peer", "submissive")[i % 3]
+            text = render(rel, u, "restaurant", None, int(rng.integers(3)))
+            out.append({"text": text, "vocabulary": SMALL_VOCAB, "last_proposal": None})
+            self._EXPECTED[text] = u
+        for text, u in FREE_TEXT_EXAMPLES:
+            out.append({"text": text, "vocabulary": SMALL_VOCAB, "last_proposal": None})
+            if u is not None:
+                self._EXPECTED[text] = u
+        return out
+
+    def expected(self, context):
+        from simcore.protocols.dialogue import utterance_from_dict
+
+        u = self._EXPECTED.get(context["text"])
+        return None if u is None else utterance_from_dict(u)
+
+
+FREE_TEXT_EXAMPLES = [
+    ("I'd rather have Italian than Chinese", {"kind": "state", "criterion": "cuisine", "less": "Chinese",
+                                              "more": "Italian"}),
+    ("let's go to Chez Luigi", {"kind": "propose", "type": "restaurant", "value": "Chez Luigi"}),
+    ("what cuisine do you like?", {"kind": "ask", "criterion": "cuisine", "less": None, "more": None}),
+    ("what is the weather like", None),
+]
+
+SAY = register_task(SayTask())
+READ = register_task(ReadTask())

@@ -1,0 +1,573 @@
+"""The dominance dialogue agent: one response tree per utterance type, per relation.
+
+Every reply is a :class:`~simcore.protocols.dialogue.Decision` naming the figure and
+branch of the seed that chose it.  The branches (``rule`` ids) are:
+
+==============================  =============================================================
+rule                            seed passage
+==============================  =============================================================
+open.dominant / .peer /         (choice) the opening move is the Fig. 6 "open a negotiation on
+.submissive                     a criterion" branch of the speaker's relation
+F1.propose-more                 Fig. 1 "Propose(C,More): proposes the preferred value ... only
+                                if the value is acceptable for the agent"
+F1.react                        Fig. 1 "StatePreference(less',more'): reacts to the stated
+                                preference" via reactToUser (Fig. 3); ``why`` names the line
+(F1 submissive AskPreference)   "when considering the structure of the tree, this branch is
+                                never executed" -- not implemented (see docs)
+F2.react                        sec. 2 "the agent calls the function reactToUser"
+F4.accept                       Fig. 4 "Accept(Proposal): a value ... acceptable for the agent"
+F4.dominant-counter-propose     Fig. 4 "counter propose with another value that better suits"
+F4.dominant-reject              (choice) dominant with no better value left: Reject
+F4.submissive-state             Fig. 4 "Instead of expressing a reject ... a statement"
+F4.peer-reject                  Fig. 4 "Reject(Proposal) ... the agent is not submissive"
+F5.booking                      Fig. 5 "Booking: a user proposes an option that is acceptable"
+F5.dominant-counter-propose     Fig. 5 as Fig. 4, with options
+F5.dominant-reject              (choice) as F4.dominant-reject
+F5.submissive-state             Fig. 5 "computes the least scored value of this option"
+F5.peer-reject                  Fig. 5 Reject
+F6.booking                      Fig. 6 "Booking: When the user accepts an option proposal"
+F6.propose-option               Fig. 6 "a non-submissive agent ... proposes an option that is
+                                defined with the accepted value" (when one is acceptable)
+F6.submissive-propose-option    Fig. 6 "a submissive agent will only propose an option, if the
+                                user accepts a value for each criterion"
+F6.dominant-open-propose        Fig. 6 "a dominant agent ... proposing his most preferred value
+                                on the new criterion"
+F6.peer-open-state              Fig. 6 "A peer agent opens a new subtopic ... expressing his
+                                preferences"
+F6.submissive-open-ask          Fig. 6 "A submissive agent ... asks the user about his
+                                preferences on this criterion"
+F6.propose-best-option          (choice) every criterion agreed but no acceptable option
+                                holds them: propose the best remaining option
+F7.dominant-repropose           Fig. 7 "The rejected proposal value is the agent most preferred
+                                value ... he will keep proposing the proposal"
+F7.submissive-ask               Fig. 7 "he asks the user about his preferences on the current
+                                discussed negotiation"
+F7.peer-state                   Fig. 7 "A peer agent ... expressing his preferences on the
+                                current discussed criterion"
+F7.dominant-propose-other       Fig. 7 "A dominant agent ... keeps on proposing values"
+F8.dominant-repropose           Fig. 8 (sec. 5.2) first bullet, for options
+F8.submissive-ask               Fig. 8 "The submissive agent ... will try to gather more
+                                knowledge on the user preferences"
+F8.peer-state                   Fig. 8 "the peer agent ... stating his preferences on the new
+                                discussed criterion" (while a criterion is not agreed)
+F8.propose-other                Fig. 8 "a non submissive agent ... proposing other proposals"
+exit.dead-end                   "exit condition, that checks if the negotiation is at a dead
+                                end and there is no possible remaining compromise": Quit
+==============================  =============================================================
+
+isAcceptable (Fig. 2) for a criterion value: dominant ``score > best x 0.7``
+(``dominant_factor``), peer ``score > 0``, submissive ``score > 0 or isInOAS(value)``.
+The agent reads the other side only through the text (``hear``), speaks only through
+the mock/real LLM (``speak``); its hidden state never crosses to the listener.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import attrs
+import numpy as np
+
+from policies.dominance_state import RELATIONS, OptionJudge, Preferences
+from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Decision, Propose, Proposal,
+                                        Quit, Reject, StatePreference, Unreadable)
+
+DEFAULT_OPTION_SHARE = {"dominant": 0.25, "peer": 0.5, "submissive": 0.5}
+
+
+@attrs.frozen
+class AgentParams:
+    """Numbers the seed leaves open (see docs/dominance.md)."""
+
+    dominant_factor: float = attrs.field(default=0.7, validator=attrs.validators.gt(0))
+    option_share: tuple = attrs.field(default=(0.25, 0.5, 0.5), converter=tuple)
+
+    @option_share.validator
+    def _share(self, _a, v):
+        if len(v) != 3 or not all(0 < x <= 1 for x in v):
+            raise ValueError("option_share needs three shares in (0, 1] (dominant, peer, submissive)")
+
+    def shares(self) -> dict:
+        return dict(zip(RELATIONS, self.option_share))
+
+
+class DominanceAgent:
+    """One side of the dialogue (the agent, or the simulated user built from the same trees)."""
+
+    def __init__(self, name: str, relation: str, domain, prefs: dict[str, Preferences], *,
+                 params: AgentParams = AgentParams(), speak: Callable | None = None,
+                 read: Callable | None = None):
+        if relation not in RELATIONS:
+            raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
+        self.name, self.relation, self.domain, self.params = name, relation, domain, params
+        self.topic = domain.topic
+        self.self_prefs = dict(prefs)
+        self._scores = {c: p.scores() for c, p in self.self_prefs.items()}
+        self._best = {c: max(s.values()) for c, s in self._scores.items()}
+        self._ranking = {c: p.ranking() for c, p in self.self_prefs.items()}
+        self.other = {c.name: Preferences(c.name, c.values) for c in domain.criteria}
+        self.oas = {c.name: Preferences(c.name, c.values) for c in domain.criteria}
+        self.judge = OptionJudge.build(domain, self.self_prefs, params.shares())
+        self.agreed: dict[str, str] = {}
+        self.rejected_by_other: set = set()
+        self.rejected_values: dict[str, set] = {c.name: set() for c in domain.criteria}
+        self.table: dict[str, int] = {}        # option name -> times proposed (by anyone)
+        self.my_last_proposal: Optional[Proposal] = None
+        self.current: Optional[str] = None
+        self._speak, self._read = speak, read
+
+    # scores and acceptability -------------------------------------------------
+    def score(self, criterion: str, value: str) -> int:
+        return self._scores[criterion][value]
+
+    def most_preferred(self, c: str) -> str:
+        return self._ranking[c][0]
+
+    def least_preferred(self, c: str) -> str:
+        return self._ranking[c][-1]
+
+    def is_in_oas(self, c: str, value: str) -> bool:
+        return self.oas[c].mentions(value)
+
+    def is_acceptable(self, c: str, value: str) -> bool:
+        """Fig. 2."""
+        s = self.score(c, value)
+        if self.relation == "dominant":
+            return s > self._best[c] * self.params.dominant_factor
+        if self.relation == "peer":
+            return s > 0
+        return s > 0 or self.is_in_oas(c, value)
+
+    def option_acceptable(self, name: str, *, discount_current: bool = False) -> bool:
+        """Utility ranking (notes); the submissive also takes an option already on the table."""
+        if self.judge.in_top(name, self.relation):
+            return True
+        if self.relation == "submissive":
+            times = self.table.get(name, 0) - (1 if discount_current else 0)
+            return times > 0
+        return False
+
+    def _option_open(self, name: str) -> bool:
+        """Not rejected by the other side, and holding no value it rejected."""
+        if Proposal(self.topic, name) in self.rejected_by_other:
+            return False
+        opt = self.domain.option(name)
+        return not any(v in self.rejected_values[c] for c, v in zip(self.domain.criterion_names, opt.values))
+
+    def dead_end(self) -> bool:
+        """The exit condition: no option left that I accept and the other has not ruled out."""
+        return not any(self.option_acceptable(n) and self._option_open(n) for n in self.judge.order)
+
+    # the models ---------------------------------------------------------------
+    def perceive(self, utt) -> None:
+        """Update the other / table models from what was *read* from the other's text."""
+        if isinstance(utt, StatePreference):
+            self.other[utt.criterion] = self.other[utt.criterion].add(utt.less, utt.more)
+            self.current = utt.criterion
+        elif isinstance(utt, AskPreference):
+            self.current = utt.criterion
+        elif isinstance(utt, (Propose, Accept, Reject)):
+            p = utt.proposal
+            self.current = p.type
+            if isinstance(utt, Propose) and p.type == self.topic:
+                self.table[p.value] = self.table.get(p.value, 0) + 1
+            elif isinstance(utt, Accept) and p.type != self.topic:
+                self.agreed[p.type] = p.value
+            elif isinstance(utt, Reject):
+                self.rejected_by_other.add(p)
+                if p.type != self.topic:
+                    self.rejected_values[p.type].add(p.value)
+                    if self.agreed.get(p.type) == p.value:
+                        del self.agreed[p.type]
+
+    def commit(self, utt) -> None:
+        """Update my own models (OAS, agreements, table) from what I said."""
+        if isinstance(utt, StatePreference):
+            self.oas[utt.criterion] = self.oas[utt.criterion].add(utt.less, utt.more)
+            self.current = utt.criterion
+        elif isinstance(utt, AskPreference):
+            self.current = utt.criterion
+        elif isinstance(utt, (Propose, Accept, Reject)):
+            p = utt.proposal
+            self.current = p.type
+            if isinstance(utt, Propose):
+                self.my_last_proposal = p
+                if p.type == self.topic:
+                    self.table[p.value] = self.table.get(p.value, 0) + 1
+            elif isinstance(utt, Accept) and p.type != self.topic:
+                self.agreed[p.type] = p.value
+
+    # language (through the LLM only) ------------------------------------------
+    def speak(self, utt) -> str:
+        return self._speak(self, utt) if self._speak is not None else repr(utt.to_dict())
+
+    def hear(self, text: str):
+        reading = self._read(self, text) if self._read is not None else Unreadable("no reader")
+        if not isinstance(reading, Unreadable):
+            self.perceive(reading)
+        return reading
+
+    # reactToUser (Fig. 3) -----------------------------------------------------
+    def _order(self, a: str, b: str) -> tuple[str, str]:
+        """computePreference: my own order of two values, as (less, more)."""
+        return (a, b) if self.score(self._crit(a), a) < self.score(self._crit(a), b) else (b, a)
+
+    def _crit(self, value: str) -> str:
+        return self.domain.criterion_of(value)
+
+    def react_to_criterion(self, c: str, value: Optional[str]):
+        """A preference about ``value`` that I have not told yet (None when all are told)."""
+        if value is None:
+            return None
+        for x in self._ranking[c]:
+            if x == value:
+                continue
+            less, more = self._order(value, x)
+            if not self.oas[c].implies(less, more):
+                return (less, more)
+        return None
+
+    def react_to_user(self, c: str, less: Optional[str], more: Optional[str]) -> tuple[tuple, str]:
+        """Fig. 3; returns the pair to state and the line that produced it."""
+        mp, lp = self.most_preferred(c), self.least_preferred(c)
+        for v, most_line, least_line in ((more, "lines 2-3", "lines 4-5"), (less, "line 6", "line 6")):
+            if v is None:
+                continue
+            if v == mp and (None, v) not in self.oas[c].statements:
+                return (None, v), f"Fig. 3 {most_line}: {v} is my most preferred {c}"
+            if v == lp and (v, None) not in self.oas[c].statements:
+                return (v, None), f"Fig. 3 {least_line}: {v} is my least preferred {c}"
+        if less is not None and more is not None:
+            pair = self._order(less, more)
+        else:
+            v = less if less is not None else more
+            partner = mp if v != mp else lp
+            pair = self._order(v, partner)
+        if self.oas[c].implies(*pair):
+            r1 = self.react_to_criterion(c, more)
+            if r1 is not None:
+                return r1, "Fig. 3 lines 7-9: already told; reactToCriterion(more)"
+            r2 = self.react_to_criterion(c, less)
+            if r2 is not None:
+                return r2, "Fig. 3 lines 11-14: already told; reactToCriterion(less)"
+            return pair, "Fig. 3 line 13: nothing new to tell; computePreference again"
+        return pair, "Fig. 3 line 15: computePreference(less, more)"
+
+    def state_about(self, c: str) -> StatePreference:
+        """Open / continue a criterion by stating a preference I have not told yet."""
+        mp, lp = self.most_preferred(c), self.least_preferred(c)
+        if (None, mp) not in self.oas[c].statements:
+            return StatePreference(c, None, mp)
+        if (lp, None) not in self.oas[c].statements:
+            return StatePreference(c, lp, None)
+        for v in self._ranking[c]:
+            pair = self.react_to_criterion(c, v)
+            if pair is not None:
+                return StatePreference(c, *pair)
+        return StatePreference(c, None, mp)
+
+    # helpers for the trees ----------------------------------------------------
+    def best_value(self, c: str, *, exclude: Optional[str] = None, better_than: Optional[str] = None):
+        """My best value on ``c`` the other has not rejected (optionally > ``better_than``)."""
+        floor = self.score(c, better_than) if better_than is not None else None
+        for v in self._ranking[c]:
+            if v == exclude or v in self.rejected_values[c]:
+                continue
+            if floor is not None and self.score(c, v) <= floor:
+                return None
+            return v
+        return None
+
+    def best_option(self, *, exclude: Optional[str] = None, acceptable: bool = True,
+                    with_agreed: bool = True) -> Optional[str]:
+        names = self.domain.criterion_names
+        for n in self.judge.order:
+            if n == exclude or not self._option_open(n):
+                continue
+            if acceptable and not self.option_acceptable(n):
+                continue
+            if with_agreed:
+                opt = self.domain.option(n)
+                if any(self.agreed.get(c, v) != v for c, v in zip(names, opt.values)):
+                    continue
+            return n
+        return None
+
+    def next_criterion(self, after: Optional[str] = None) -> Optional[str]:
+        """The next criterion (domain order, after ``after``, wrapping) with no agreed value."""
+        names = self.domain.criterion_names
+        start = names.index(after) + 1 if after in names else 0
+        for k in range(len(names)):
+            c = names[(start + k) % len(names)]
+            if c not in self.agreed:
+                return c
+        return None
+
+    def _propose_value(self, c: str, v: str) -> Propose:
+        return Propose(Proposal(c, v))
+
+    def _propose_option(self, name: str) -> Propose:
+        return Propose(Proposal(self.topic, name))
+
+    def _open(self, c: str, fig: str) -> Decision:
+        """Open a negotiation on criterion ``c`` in the relation's style (Fig. 6)."""
+        if self.relation == "dominant":
+            v = self.best_value(c) or self.most_preferred(c)
+            return Decision(self._propose_value(c, v), fig, f"{fig}.dominant-open-propose" if fig != "open"
+                            else "open.dominant", f"my most preferred {c} still open: {v}")
+        if self.relation == "peer":
+            return Decision(self.state_about(c), fig, f"{fig}.peer-open-state" if fig != "open" else "open.peer",
+                            f"state my preference on {c}")
+        return Decision(AskPreference(c), fig, f"{fig}.submissive-open-ask" if fig != "open" else "open.submissive",
+                        f"ask the other's preference on {c}")
+
+    # the trees ----------------------------------------------------------------
+    def decide(self, heard) -> Decision:
+        if heard is None:
+            dec = self._open(self.next_criterion() or self.domain.criterion_names[0], "open")
+        elif isinstance(heard, StatePreference):
+            dec = self.on_state(heard)
+        elif isinstance(heard, AskPreference):
+            dec = self.on_ask(heard)
+        elif isinstance(heard, Propose):
+            dec = self.on_propose_option(heard) if heard.proposal.type == self.topic else self.on_propose_value(heard)
+        elif isinstance(heard, Accept):
+            dec = self.on_accept(heard)
+        elif isinstance(heard, Reject):
+            dec = self.on_reject_option(heard) if heard.proposal.type == self.topic else self.on_reject_value(heard)
+        else:
+            raise ValueError(f"{self.name}: cannot reply to {heard!r}")
+        if not isinstance(dec.utterance, (Booking, Accept)) and self.dead_end():
+            return Decision(Quit(), "exit", "exit.dead-end",
+                            "no option left that I accept and the other has not ruled out")
+        return dec
+
+    def on_state(self, u: StatePreference) -> Decision:
+        """Fig. 1."""
+        c = u.criterion
+        if u.more is not None and self.is_acceptable(c, u.more):
+            return Decision(self._propose_value(c, u.more), "Fig. 1", "F1.propose-more",
+                            f"{u.more} is acceptable to a {self.relation} agent")
+        pair, why = self.react_to_user(c, u.less, u.more)
+        return Decision(StatePreference(c, *pair), "Fig. 1", "F1.react", why)
+
+    def on_ask(self, u: AskPreference) -> Decision:
+        """Sec. 2: reactToUser on the asked values (no value: my most preferred)."""
+        c = u.criterion
+        less, more = u.less, u.more
+        if less is None and more is None:
+            more = self.most_preferred(c)
+        pair, why = self.react_to_user(c, less, more)
+        return Decision(StatePreference(c, *pair), "Sec. 2", "F2.react", why)
+
+    def on_propose_value(self, u: Propose) -> Decision:
+        """Fig. 4."""
+        c, v = u.proposal.type, u.proposal.value
+        if self.is_acceptable(c, v):
+            return Decision(Accept(u.proposal), "Fig. 4", "F4.accept", f"{v} is acceptable")
+        if self.relation == "dominant":
+            counter = self.best_value(c, exclude=v, better_than=v)
+            if counter is not None:
+                return Decision(self._propose_value(c, counter), "Fig. 4", "F4.dominant-counter-propose",
+                                f"{counter} suits me better than {v}")
+            return Decision(Reject(u.proposal), "Fig. 4", "F4.dominant-reject",
+                            f"{v} is not acceptable and no better value is left")
+        if self.relation == "submissive":
+            better = self.most_preferred(c) if self.most_preferred(c) != v else self._ranking[c][1]
+            return Decision(StatePreference(c, v, better), "Fig. 4", "F4.submissive-state",
+                            f"{v} does not suit me; say so instead of rejecting")
+        return Decision(Reject(u.proposal), "Fig. 4", "F4.peer-reject", f"{v} is not acceptable")
+
+    def on_propose_option(self, u: Propose) -> Decision:
+        """Fig. 5."""
+        name = u.proposal.value
+        if self.option_acceptable(name, discount_current=True):
+            return Decision(Booking(name), "Fig. 5", "F5.booking", f"{name} is acceptable: book it")
+        if self.relation == "dominant":
+            counter = self.best_option(exclude=name, with_agreed=False)
+            if counter is not None and self.judge.utility[counter] > self.judge.utility[name]:
+                return Decision(self._propose_option(counter), "Fig. 5", "F5.dominant-counter-propose",
+                                f"{counter} suits me better than {name}")
+            return Decision(Reject(u.proposal), "Fig. 5", "F5.dominant-reject",
+                            f"{name} is not acceptable and no better option is left")
+        if self.relation == "submissive":
+            opt = self.domain.option(name)
+            names = self.domain.criterion_names
+            worst_c, worst_v = min(zip(names, opt.values),
+                                   key=lambda cv: (self.score(*cv) / max(self._best[cv[0]], 1),
+                                                   names.index(cv[0])))
+            better = self.most_preferred(worst_c) if self.most_preferred(worst_c) != worst_v \
+                else self._ranking[worst_c][1]
+            return Decision(StatePreference(worst_c, worst_v, better), "Fig. 5", "F5.submissive-state",
+                            f"{worst_v} is the least scored value of {name}")
+        return Decision(Reject(u.proposal), "Fig. 5", "F5.peer-reject", f"{name} is not acceptable")
+
+    def on_accept(self, u: Accept) -> Decision:
+        """Fig. 6."""
+        p = u.proposal
+        if p.type == self.topic:
+            return Decision(Booking(p.value), "Fig. 6", "F6.booking", f"{p.value} accepted: book it")
+        names = self.domain.criterion_names
+        if self.relation != "submissive":
+            opt = self.best_option()
+            if opt is not None:
+                return Decision(self._propose_option(opt), "Fig. 6", "F6.propose-option",
+                                f"{opt} holds the accepted value(s) and is acceptable")
+        elif all(c in self.agreed for c in names):
+            combo = tuple(self.agreed[c] for c in names)
+            opt = self.domain._index["by_values"].get(combo)
+            if opt is not None and self._option_open(opt.name):
+                return Decision(self._propose_option(opt.name), "Fig. 6", "F6.submissive-propose-option",
+                                f"every criterion agreed: {opt.name}")
+        nc = self.next_criterion(after=p.type)
+        if nc is not None:
+            return self._open(nc, "F6")
+        best = self.best_option(acceptable=False) or self.best_option(acceptable=False, with_agreed=False)
+        if best is not None:
+            return Decision(self._propose_option(best), "Fig. 6", "F6.propose-best-option",
+                            "every criterion agreed; propose my best remaining option")
+        return Decision(Quit(), "exit", "exit.dead-end", "no option left")
+
+    def on_reject_value(self, u: Reject) -> Decision:
+        """Fig. 7."""
+        c, v = u.proposal.type, u.proposal.value
+        if self.relation == "dominant" and v == self.most_preferred(c):
+            return Decision(self._propose_value(c, v), "Fig. 7", "F7.dominant-repropose",
+                            f"{v} is my most preferred {c}: keep proposing it")
+        if self.relation == "submissive":
+            return Decision(AskPreference(c), "Fig. 7", "F7.submissive-ask", f"ask the other's preference on {c}")
+        if self.relation == "peer":
+            return Decision(self.state_about(c), "Fig. 7", "F7.peer-state", f"state my preference on {c}")
+        other = self.best_value(c, exclude=v) or self.most_preferred(c)
+        return Decision(self._propose_value(c, other), "Fig. 7", "F7.dominant-propose-other",
+                        f"propose another {c}: {other}")
+
+    def on_reject_option(self, u: Reject) -> Decision:
+        """Fig. 8."""
+        name = u.proposal.value
+        if self.relation == "dominant" and name == self.judge.order[0]:
+            return Decision(self._propose_option(name), "Fig. 8", "F8.dominant-repropose",
+                            f"{name} is my best option: keep proposing it")
+        nc = self.next_criterion(after=self.current if self.current != self.topic else None)
+        if self.relation == "submissive":
+            c = nc or self._least_known_criterion()
+            return Decision(AskPreference(c), "Fig. 8", "F8.submissive-ask", f"learn the other's preference on {c}")
+        if self.relation == "peer" and nc is not None:
+            return Decision(self.state_about(nc), "Fig. 8", "F8.peer-state", f"open {nc} by stating my preference")
+        other = self.best_option(exclude=name) or self.best_option(exclude=name, with_agreed=False)
+        if other is not None:
+            return Decision(self._propose_option(other), "Fig. 8", "F8.propose-other",
+                            f"propose another option: {other}")
+        return Decision(Quit(), "exit", "exit.dead-end", "no acceptable option left to propose")
+
+    def _least_known_criterion(self) -> str:
+        names = self.domain.criterion_names
+        return min(names, key=lambda c: (len(self.other[c].statements), names.index(c)))
+
+
+class ScriptedUser:
+    """A counterpart for tests: says the given utterances in order (each one an
+    utterance object, or a text that is read with the same reader as the agent's).
+    It decides nothing; when the script runs out it quits."""
+
+    relation = "scripted"
+
+    def __init__(self, name: str, script, *, speak: Callable | None = None, read: Callable | None = None):
+        self.name = name
+        self.script = list(script)
+        self._speak, self._read = speak, read
+        self.my_last_proposal = None
+        self.their_last_proposal = None
+        self._text = None
+        self.heard: list = []
+        self.topic = None
+
+    def decide(self, heard) -> Decision:
+        if not self.script:
+            return Decision(Quit("script exhausted"), "script", "script.end")
+        nxt = self.script.pop(0)
+        self._text = None
+        if isinstance(nxt, str):
+            self._text = nxt
+            nxt = self._read(self, nxt, own=True)
+            if isinstance(nxt, Unreadable):
+                raise ValueError(f"scripted text {self._text!r} is unreadable: {nxt.why}")
+        return Decision(nxt, "script", "script")
+
+    def speak(self, utt) -> str:
+        if self._text is not None:
+            return self._text
+        return self._speak(self, utt) if self._speak is not None else repr(utt.to_dict())
+
+    def commit(self, utt) -> None:
+        if isinstance(utt, Propose):
+            self.my_last_proposal = utt.proposal
+
+    def hear(self, text: str):
+        self.heard.append(text)
+        if self._read is None:
+            return Unreadable("a scripted user without a reader")
+        reading = self._read(self, text)
+        if isinstance(reading, Propose):
+            self.their_last_proposal = reading.proposal
+        return reading
+
+
+@attrs.frozen
+class DominancePolicy:
+    """Registry object for ``dominance-<relation>-v1``: builds agents of that relation."""
+
+    relation: str = attrs.field(validator=attrs.validators.in_(RELATIONS))
+
+    def build(self, name: str, domain, prefs, *, params: AgentParams = AgentParams(),
+              speak: Callable | None = None, read: Callable | None = None) -> DominanceAgent:
+        return DominanceAgent(name, self.relation, domain, prefs, params=params, speak=speak, read=read)
+
+
+class Voice:
+    """Speaking and reading through the language layer (mock or real LLM), for one side.
+
+    ``speak`` asks the ``dominance-say`` task; ``read`` asks ``dominance-read`` and then
+    matches a restaurant name against the (public) domain.  Both go through
+    :class:`mockllm.client.ModelClient` with a counted fallback.
+    """
+
+    def __init__(self, domain, client, rng: np.random.Generator):
+        from mockllm.dominance import READ, SAY, render
+
+        self.domain, self.client, self.rng = domain, client, rng
+        self._say, self._read_task, self._render = SAY, READ, render
+        self.vocabulary = domain.vocabulary()
+
+    def speak(self, who, utt) -> str:
+        d = utt.to_dict()
+        details = None
+        if isinstance(utt, Propose) and utt.proposal.type == self.domain.topic:
+            details = list(self.domain.option(utt.proposal.value).values)
+        rel = who.relation if who.relation in RELATIONS else "peer"
+        return self.client.ask(self._say, self.rng,
+                               fallback=lambda: self._render(rel, d, self.domain.topic, details, 0),
+                               relation=rel, topic=self.domain.topic, utterance=d, details=details)
+
+    def read(self, who, text: str, own: bool = False):
+        last = getattr(who, "their_last_proposal" if own else "my_last_proposal", None)
+        reading = self.client.ask(self._read_task, self.rng,
+                                  fallback=lambda: Unreadable("the reader's answer was not readable twice"),
+                                  text=text, vocabulary=self.vocabulary,
+                                  last_proposal=last.to_dict() if last is not None else None)
+        return canonical(self.domain, reading)
+
+
+def canonical(domain, reading):
+    """Match restaurant names in a reading against the domain (case-insensitive)."""
+    if isinstance(reading, (Propose, Accept, Reject)) and reading.proposal.type == domain.topic:
+        opt = domain.option(reading.proposal.value)
+        if opt is None:
+            return Unreadable(f"I know no {domain.topic} called {reading.proposal.value!r}")
+        return type(reading)(Proposal(domain.topic, opt.name))
+    if isinstance(reading, Booking):
+        opt = domain.option(reading.option)
+        if opt is None:
+            return Unreadable(f"I know no {domain.topic} called {reading.option!r}")
+        return Booking(opt.name)
+    return reading

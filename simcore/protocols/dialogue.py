@@ -1,0 +1,338 @@
+"""The utterance-by-utterance cooperative dialogue of the dominance agent.
+
+Utterances (seed sections 1-5; notes "Utterances")::
+
+    StatePreference(criterion, less, more)   "I prefer <more> to <less>"; one side may be
+                                             None: (None, v) "v is my favourite",
+                                             (v, None) "v is what I like least"
+    AskPreference(criterion[, less, more])   "What cuisine do you like?" / "X or Y?"
+    Propose(Proposal(type, value))           type = a criterion (value proposal) or the
+                                             topic, e.g. "restaurant" (option proposal)
+    Accept(Proposal), Reject(Proposal)
+    Booking(option)                          closes the dialogue with success
+    Quit(reason)                             the exit condition: no compromise left
+
+``Quit`` is this library's name for the seed's exit condition ("checks if the
+negotiation is at a dead end"); the seed gives it no utterance.
+
+The protocol (:func:`run_dialogue`) holds no RNG: two participants take turns, each
+reply answering the other's last utterance as *read from its text*.  It checks every
+utterance for legality (:func:`check_legal`, raising :class:`IllegalMove`) against
+the public record, logs one :class:`~simcore.transcript.Event` per utterance, and ends
+on Booking (success), Quit (dead end) or the turn limit (failure).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, Union
+
+import attrs
+
+from simcore.errors import IllegalMove, InputError
+from simcore.transcript import Event
+
+
+def _opt_str(inst, attr, value):
+    if value is not None and (not isinstance(value, str) or not value):
+        raise ValueError(f"{attr.name} must be a non-empty string or None, got {value!r}")
+
+
+def _str(inst, attr, value):
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{attr.name} must be a non-empty string, got {value!r}")
+
+
+@attrs.frozen
+class Proposal:
+    """Proposal(Type, Value) of the seed: ``type`` is a criterion or the topic."""
+
+    type: str = attrs.field(validator=_str)
+    value: str = attrs.field(validator=_str)
+
+    def to_dict(self) -> dict:
+        return {"type": self.type, "value": self.value}
+
+
+@attrs.frozen
+class StatePreference:
+    criterion: str = attrs.field(validator=_str)
+    less: Optional[str] = attrs.field(default=None, validator=_opt_str)
+    more: Optional[str] = attrs.field(default=None, validator=_opt_str)
+    kind = "state"
+
+    def __attrs_post_init__(self):
+        if self.less is None and self.more is None:
+            raise ValueError("StatePreference needs at least one of less / more")
+        if self.less == self.more:
+            raise ValueError(f"StatePreference compares {self.less!r} with itself")
+
+    def to_dict(self) -> dict:
+        return {"kind": "state", "criterion": self.criterion, "less": self.less, "more": self.more}
+
+
+@attrs.frozen
+class AskPreference:
+    criterion: str = attrs.field(validator=_str)
+    less: Optional[str] = attrs.field(default=None, validator=_opt_str)
+    more: Optional[str] = attrs.field(default=None, validator=_opt_str)
+    kind = "ask"
+
+    def __attrs_post_init__(self):
+        if self.less is not None and self.less == self.more:
+            raise ValueError(f"AskPreference compares {self.less!r} with itself")
+
+    def to_dict(self) -> dict:
+        return {"kind": "ask", "criterion": self.criterion, "less": self.less, "more": self.more}
+
+
+@attrs.frozen
+class Propose:
+    proposal: Proposal = attrs.field(validator=attrs.validators.instance_of(Proposal))
+    kind = "propose"
+
+    def to_dict(self) -> dict:
+        return {"kind": "propose", **self.proposal.to_dict()}
+
+
+@attrs.frozen
+class Accept:
+    proposal: Proposal = attrs.field(validator=attrs.validators.instance_of(Proposal))
+    kind = "accept"
+
+    def to_dict(self) -> dict:
+        return {"kind": "accept", **self.proposal.to_dict()}
+
+
+@attrs.frozen
+class Reject:
+    proposal: Proposal = attrs.field(validator=attrs.validators.instance_of(Proposal))
+    kind = "reject"
+
+    def to_dict(self) -> dict:
+        return {"kind": "reject", **self.proposal.to_dict()}
+
+
+@attrs.frozen
+class Booking:
+    option: str = attrs.field(validator=_str)
+    kind = "booking"
+
+    def to_dict(self) -> dict:
+        return {"kind": "booking", "option": self.option}
+
+
+@attrs.frozen
+class Quit:
+    reason: str = "no compromise left"
+    kind = "quit"
+
+    def to_dict(self) -> dict:
+        return {"kind": "quit", "reason": self.reason}
+
+
+Utterance = Union[StatePreference, AskPreference, Propose, Accept, Reject, Booking, Quit]
+UTTERANCE_TYPES = (StatePreference, AskPreference, Propose, Accept, Reject, Booking, Quit)
+KINDS = tuple(t.kind for t in UTTERANCE_TYPES)
+CLOSING = ("booking", "quit")
+
+
+@attrs.frozen
+class Unreadable:
+    """A reading that says clearly why a text could not be read as an utterance."""
+
+    why: str
+    kind = "unreadable"
+
+    def to_dict(self) -> dict:
+        return {"kind": "unreadable", "why": self.why}
+
+
+def utterance_from_dict(d: Mapping[str, Any], source: str = "utterance") -> Utterance | Unreadable:
+    """Inverse of ``to_dict``; a malformed dict is an :class:`InputError`."""
+    if not isinstance(d, Mapping) or "kind" not in d:
+        raise InputError(source, "kind", "missing")
+    kind = d["kind"]
+    try:
+        if kind == "state":
+            return StatePreference(d["criterion"], d.get("less"), d.get("more"))
+        if kind == "ask":
+            return AskPreference(d["criterion"], d.get("less"), d.get("more"))
+        if kind in ("propose", "accept", "reject"):
+            cls = {"propose": Propose, "accept": Accept, "reject": Reject}[kind]
+            return cls(Proposal(d["type"], d["value"]))
+        if kind == "booking":
+            return Booking(d["option"])
+        if kind == "quit":
+            return Quit(d.get("reason", "no compromise left"))
+        if kind == "unreadable":
+            return Unreadable(str(d.get("why", "")))
+    except KeyError as exc:
+        raise InputError(source, str(exc.args[0]), f"missing for kind {kind!r}") from None
+    except (TypeError, ValueError) as exc:
+        raise InputError(source, kind, str(exc)) from None
+    raise InputError(source, "kind", f"unknown kind {kind!r}; valid: {', '.join(KINDS)}")
+
+
+def subject(utt: Utterance, topic: str) -> str | None:
+    """The criterion (or topic) an utterance is about."""
+    if isinstance(utt, (StatePreference, AskPreference)):
+        return utt.criterion
+    if isinstance(utt, (Propose, Accept, Reject)):
+        return utt.proposal.type
+    if isinstance(utt, Booking):
+        return topic
+    return None
+
+
+# legality -------------------------------------------------------------------
+@attrs.define
+class PublicRecord:
+    """What both sides have seen: every utterance with its speaker."""
+
+    turns: list = attrs.field(factory=list)  # (speaker, utterance)
+
+    def proposals_by(self, speaker: str) -> set:
+        return {u.proposal for s, u in self.turns if s == speaker and isinstance(u, Propose)}
+
+    def accepted_by(self, speaker: str) -> set:
+        return {u.proposal for s, u in self.turns if s == speaker and isinstance(u, Accept)}
+
+
+def check_legal(domain, record: PublicRecord, speaker: str, utt: Any) -> None:
+    """Raise :class:`IllegalMove` unless ``utt`` is a legal utterance for ``speaker`` now."""
+    if not isinstance(utt, UTTERANCE_TYPES):
+        raise IllegalMove(f"{speaker}: {utt!r} is not an utterance")
+    if record.turns and record.turns[-1][1].kind in CLOSING:
+        raise IllegalMove(f"{speaker}: the dialogue is already closed")
+    other = [s for s, _ in record.turns if s != speaker]
+
+    def value_ok(crit, v):
+        if v is not None and domain.criterion_of(v) != crit:
+            raise IllegalMove(f"{speaker}: {v!r} is not a value of criterion {crit!r}")
+
+    if isinstance(utt, (StatePreference, AskPreference)):
+        if not domain.has_criterion(utt.criterion):
+            raise IllegalMove(f"{speaker}: unknown criterion {utt.criterion!r}")
+        value_ok(utt.criterion, utt.less)
+        value_ok(utt.criterion, utt.more)
+    elif isinstance(utt, (Propose, Accept, Reject)):
+        p = utt.proposal
+        if p.type == domain.topic:
+            if domain.option(p.value) is None or domain.option(p.value).name != p.value:
+                raise IllegalMove(f"{speaker}: unknown {domain.topic} {p.value!r}")
+        elif domain.has_criterion(p.type):
+            value_ok(p.type, p.value)
+        else:
+            raise IllegalMove(f"{speaker}: proposal type {p.type!r} is neither a criterion nor the topic")
+        if isinstance(utt, (Accept, Reject)):
+            theirs = set().union(*(record.proposals_by(s) for s in set(other))) if other else set()
+            if p not in theirs:
+                raise IllegalMove(f"{speaker}: {utt.kind} of {p.value!r}, which the other side never proposed")
+    elif isinstance(utt, Booking):
+        opt = domain.option(utt.option)
+        if opt is None or opt.name != utt.option:
+            raise IllegalMove(f"{speaker}: booking of unknown {domain.topic} {utt.option!r}")
+        p = Proposal(domain.topic, utt.option)
+        their_props = set().union(*(record.proposals_by(s) for s in set(other))) if other else set()
+        their_accepts = set().union(*(record.accepted_by(s) for s in set(other))) if other else set()
+        mine = record.proposals_by(speaker)
+        if p not in their_props and not (p in their_accepts and p in mine):
+            raise IllegalMove(f"{speaker}: booking {utt.option!r}, which the other side neither proposed "
+                              "nor accepted")
+
+
+# the dialogue ---------------------------------------------------------------
+@attrs.frozen
+class Decision:
+    """A reply and the rule that chose it (figure + branch), for the decision log."""
+
+    utterance: Any
+    figure: str
+    rule: str
+    why: str = ""
+
+
+class Participant(Protocol):
+    name: str
+    relation: str
+
+    def decide(self, heard: Utterance | None) -> Decision: ...
+
+    def speak(self, utt: Utterance) -> str: ...
+
+    def commit(self, utt: Utterance) -> None: ...
+
+    def hear(self, text: str) -> Utterance | Unreadable: ...
+
+
+@attrs.frozen
+class DialogueResult:
+    outcome: str                       # "booked" | "dead-end" | "turn-limit" | "unreadable"
+    turns: int
+    booked: str | None
+    booked_by: str | None
+    events: tuple = attrs.field(converter=tuple)
+    utterances: tuple = attrs.field(converter=tuple)  # (speaker, Utterance, Decision)
+
+    @property
+    def success(self) -> bool:
+        return self.outcome == "booked"
+
+
+def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str,
+                 max_turns: int = 40, on_turn: Callable[[Event], None] | None = None,
+                 hidden: Callable[[Participant], Mapping[str, Any]] | None = None) -> DialogueResult:
+    """Let ``first`` open and the two alternate until Booking, Quit or ``max_turns`` utterances."""
+    if max_turns < 1:
+        raise InputError("dialogue", "max_turns", f"must be >= 1, got {max_turns}")
+    record = PublicRecord()
+    events: list[Event] = []
+    said: list = []
+    speaker, listener = first, second
+    heard: Utterance | None = None
+    outcome, booked, booked_by = "turn-limit", None, None
+    for turn in range(1, max_turns + 1):
+        dec = speaker.decide(heard)
+        check_legal(domain, record, speaker.name, dec.utterance)
+        text = speaker.speak(dec.utterance)
+        speaker.commit(dec.utterance)
+        record.turns.append((speaker.name, dec.utterance))
+        said.append((speaker.name, dec.utterance, dec))
+        reading = listener.hear(text)
+        h = {"relation": speaker.relation, "figure": dec.figure, "rule": dec.rule}
+        if dec.why:
+            h["why"] = dec.why
+        if hidden is not None:
+            h.update(hidden(speaker))
+        ev = Event(run=run_id, seq=turn - 1, speaker=speaker.name, phase=dec.utterance.kind, round=turn,
+                   item=subject(dec.utterance, domain.topic), intent=dec.utterance.to_dict(), text=text,
+                   cues={listener.name: reading.to_dict()}, hidden=h)
+        events.append(ev)
+        if on_turn is not None:
+            on_turn(ev)
+        if isinstance(dec.utterance, Booking):
+            outcome, booked, booked_by = "booked", dec.utterance.option, speaker.name
+            break
+        if isinstance(dec.utterance, Quit):
+            outcome = "dead-end"
+            break
+        if isinstance(reading, Unreadable):
+            outcome = "unreadable"
+            break
+        heard = reading
+        speaker, listener = listener, speaker
+    end = Event(run=run_id, seq=len(events), speaker="protocol", phase="end", round=len(events),
+                intent={"outcome": outcome, "booked": booked, "booked_by": booked_by, "turns": len(events)})
+    events.append(end)
+    if on_turn is not None:
+        on_turn(end)
+    return DialogueResult(outcome, len(said), booked, booked_by, tuple(events), tuple(said))
+
+
+def replay_record(domain, turns: Sequence[tuple[str, Utterance]]) -> PublicRecord:
+    """Check a sequence of (speaker, utterance) for legality; return the record."""
+    record = PublicRecord()
+    for speaker, utt in turns:
+        check_legal(domain, record, speaker, utt)
+        record.turns.append((speaker, utt))
+    return record

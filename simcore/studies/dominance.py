@@ -1,0 +1,335 @@
+"""The dominance study: agent-vs-user dialogues for every pair of relations.
+
+``simcore run dominance`` plays, for each preference profile ``i`` (one job), one
+dialogue per selected (agent relation, user relation) pair on the same two random
+preference profiles, so the pairs are compared on identical preferences.  The user is
+built from the same response trees as the agent.  Default (``run_default``): the small
+restaurant domain (20 restaurants), 3 x 3 pairs x 100 dialogues, 40-turn limit.
+
+Randomness: job ``(i,)`` uses ``generator(seed, "dominance", i)``'s SeedSequence only:
+children ``prefs/agent`` and ``prefs/user`` draw the preference orders, and
+``<agent>/<user>/agent`` and ``.../user`` drive each side's language calls.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Sequence
+
+import attrs
+import click
+
+from policies.dominance import DEFAULT_OPTION_SHARE, AgentParams, DominanceAgent, ScriptedUser, Voice
+from policies.dominance_state import RELATIONS, random_preferences, total_order
+from simcore import seeding
+from simcore.cli_options import CommaChoice, common_options
+from simcore.errors import IllegalMove, InputError
+from simcore.metrics.dominance import SIDES, dialogue_record, pool_pair, pool_relation
+from simcore.protocols.dialogue import Propose, Proposal, run_dialogue
+from simcore.study import Job, JobOutput, Summary, launch
+from simcore.tables import Table
+
+SYSTEM = "dominance"
+OPENERS = ("alternate", "agent", "user")
+
+
+def _rels(value) -> tuple:
+    v = tuple(value)
+    bad = [x for x in v if x not in RELATIONS]
+    if not v or bad:
+        raise ValueError(f"relations must be from {RELATIONS}, got {v!r}")
+    return v
+
+
+@attrs.frozen
+class DominanceConfig:
+    """Every documented option of ``simcore run dominance``."""
+
+    seed: int = 0
+    domain: str = "restaurants-small-v1"
+    agent: tuple = attrs.field(default=RELATIONS, converter=_rels)
+    user: tuple = attrs.field(default=RELATIONS, converter=_rels)
+    dialogues: int = attrs.field(default=100, validator=attrs.validators.ge(1))
+    max_turns: int = attrs.field(default=40, validator=attrs.validators.ge(2))
+    opener: str = attrs.field(default="alternate", validator=attrs.validators.in_(OPENERS))
+    dominant_factor: float = 0.7
+    share_dominant: float = DEFAULT_OPTION_SHARE["dominant"]
+    share_peer: float = DEFAULT_OPTION_SHARE["peer"]
+    share_submissive: float = DEFAULT_OPTION_SHARE["submissive"]
+    garble: float = attrs.field(default=0.0, validator=[attrs.validators.ge(0.0), attrs.validators.le(1.0)])
+    transcripts: bool = True
+
+    def params(self) -> AgentParams:
+        return AgentParams(self.dominant_factor, (self.share_dominant, self.share_peer, self.share_submissive))
+
+
+_BACKENDS: dict = {}
+
+
+def _backend(garble: float):
+    from mockllm.mock import MockBackend
+
+    if garble not in _BACKENDS:
+        _BACKENDS[garble] = MockBackend(exact=True, dominance_garble=garble)
+    return _BACKENDS[garble]
+
+
+def play(domain, agent_rel: str, user_rel: str, prefs_agent, prefs_user, *, rng_agent, rng_user,
+         agent_opens: bool, run_id: str, params: AgentParams = AgentParams(), max_turns: int = 40,
+         backend=None, on_turn=None):
+    """One dialogue; returns (DialogueResult, {side: agent}, CallStats)."""
+    from mockllm.client import ModelClient
+
+    client = ModelClient(backend if backend is not None else _backend(0.0))
+    agent = DominanceAgent("agent", agent_rel, domain, prefs_agent, params=params)
+    user = DominanceAgent("user", user_rel, domain, prefs_user, params=params)
+    for side, rng in ((agent, rng_agent), (user, rng_user)):
+        voice = Voice(domain, client, rng)
+        side._speak, side._read = voice.speak, voice.read
+    first, second = (agent, user) if agent_opens else (user, agent)
+    result = run_dialogue(domain, first, second, run_id=run_id, max_turns=max_turns, on_turn=on_turn)
+    return result, {"agent": agent, "user": user}, client.stats
+
+
+def _domain(config: DominanceConfig):
+    from scenarios.restaurants import load_domain
+
+    return load_domain(config.domain)
+
+
+class DominanceStudy:
+    name = SYSTEM
+
+    def jobs(self, config: DominanceConfig) -> list[Job]:
+        _domain(config)  # fail early on a bad domain
+        return [Job(i, (i,)) for i in range(config.dialogues)]
+
+    def run_job(self, config: DominanceConfig, job: Job) -> JobOutput:
+        domain = _domain(config)
+        (i,) = job.key
+        seq = seeding.derive(config.seed, SYSTEM, *job.key)
+        prefs_a = random_preferences(domain, seeding.child(seq, "prefs", "agent"))
+        prefs_u = random_preferences(domain, seeding.child(seq, "prefs", "user"))
+        agent_opens = config.opener == "agent" or (config.opener == "alternate" and i % 2 == 0)
+        records, events, fallbacks = {}, [], 0
+        for a, u in itertools.product(config.agent, config.user):
+            rid = f"{SYSTEM}/s{config.seed}/d{i}/{a}__{u}"
+            result, agents, stats = play(domain, a, u, prefs_a, prefs_u,
+                                         rng_agent=seeding.child(seq, a, u, "agent"),
+                                         rng_user=seeding.child(seq, a, u, "user"),
+                                         agent_opens=agent_opens, run_id=rid, params=config.params(),
+                                         max_turns=config.max_turns, backend=_backend(config.garble))
+            rec = dialogue_record(result, agents, domain.topic)
+            rec["fallbacks"] = stats.fallbacks
+            records[f"{a}__{u}"] = rec
+            fallbacks += stats.fallbacks
+            if config.transcripts:
+                events.extend(result.events)
+        return JobOutput(job.key, {"records": records}, tuple(events), fallbacks)
+
+    def summarize(self, config: DominanceConfig, outputs: Sequence[JobOutput]) -> Summary:
+        pairs = [(a, u) for a in config.agent for u in config.user]
+        by_pair = {p: [o.record["records"][f"{p[0]}__{p[1]}"] for o in outputs] for p in pairs}
+        results = {f"{a}__{u}": pool_pair(by_pair[(a, u)]) for a, u in pairs}
+        for (a, u), recs in by_pair.items():
+            results[f"{a}__{u}"]["fallbacks"] = sum(r["fallbacks"] for r in recs)
+        rels = [r for r in RELATIONS if r in config.agent or r in config.user]
+        behaviour = {r: pool_relation(by_pair, r) for r in rels}
+        metrics = {"system": SYSTEM, "seed": config.seed, "config": _config_dict(config),
+                   "results": results, "behaviours_by_relation": behaviour,
+                   "fallbacks": int(sum(o.fallbacks for o in outputs))}
+        return Summary(SYSTEM, metrics, _tables(config, results, behaviour))
+
+
+def _config_dict(config) -> dict:
+    d = attrs.asdict(config)
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in d.items()}
+
+
+def _tables(config, results, behaviour) -> list[Table]:
+    dom = config.domain
+    grid = Table(
+        "dominance_matrix",
+        f"Success rate / mean turns, agent relation (rows) x user relation (columns); "
+        f"{config.dialogues} dialogues per cell, {dom}, {config.max_turns}-turn limit",
+        ("agent \\ user",) + tuple(config.user),
+        [(a,) + tuple(f"{results[f'{a}__{u}']['success_rate']:.2f} / {results[f'{a}__{u}']['mean_turns']:.1f}"
+                      for u in config.user) for a in config.agent])
+    rows = []
+    for a in config.agent:
+        for u in config.user:
+            r = results[f"{a}__{u}"]
+            rows.append((f"{a}__{u}", r["success_rate"], r["mean_turns"], r["agent_satisfaction"],
+                         r["user_satisfaction"], r["outcomes"]["dead-end"], r["outcomes"]["turn-limit"],
+                         r["fallbacks"]))
+    pairs = Table("dominance_results", "Outcomes per relation pair (satisfaction over booked dialogues)",
+                  ("pair", "success", "turns", "agent_sat", "user_sat", "dead_end", "turn_limit", "fallbacks"),
+                  rows)
+    crows = []
+    for a in config.agent:
+        for u in config.user:
+            r = results[f"{a}__{u}"]
+            for side in SIDES:
+                c = r[side]
+                crows.append((f"{a}__{u}", side, c["proposals"], c["asks"], c["states"], c["accepts"],
+                              c["rejects"], c["concessions"], c["leads"]))
+    counts = Table("dominance_counts", "Utterances per dialogue, by side",
+                   ("pair", "side", "proposals", "asks", "states", "accepts", "rejects", "concessions", "leads"),
+                   crows)
+    brows = [(rel, b.get("self_centred"), b.get("concessions_per_dialogue"), b.get("demanding"),
+              b.get("lead_share")) for rel, b in behaviour.items()]
+    beh = Table("dominance_behaviours",
+                "The four observed behaviours, counted, by the speaker's relation (all pairs, both roles)",
+                ("relation", "H1_self_centred", "H2_concessions", "H3_demanding", "H4_lead_share"), brows,
+                note="expected (original study): dominant > submissive on H1, H3, H4; dominant < submissive on H2")
+    return [grid, pairs, counts, beh]
+
+
+STUDY = DominanceStudy()
+
+
+@click.command(name=SYSTEM)
+@common_options(SYSTEM)
+@click.option("--domain", default="restaurants-small-v1", show_default=True,
+              help="A shipped domain id (restaurants-small-v1, restaurants-420-v1) or a JSON file path.")
+@click.option("--agent", "agent", type=CommaChoice(RELATIONS), default=",".join(RELATIONS), show_default=True,
+              help="Agent relation(s), comma-separated.")
+@click.option("--user", "user", type=CommaChoice(RELATIONS), default=",".join(RELATIONS), show_default=True,
+              help="Simulated user relation(s), comma-separated.")
+@click.option("--dialogues", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+              help="Dialogues per relation pair (one preference profile each).")
+@click.option("--max-turns", type=click.IntRange(2, 1000), default=40, show_default=True,
+              help="Turn limit (utterances); reaching it is a failure.")
+@click.option("--opener", type=click.Choice(OPENERS), default="alternate", show_default=True,
+              help="Who speaks first (alternate: the agent in even-numbered dialogues).")
+@click.option("--dominant-factor", type=click.FloatRange(0.0, 1.0, min_open=True), default=0.7,
+              show_default=True, help="Fig. 2: dominant accepts score > factor x bestScore.")
+@click.option("--garble", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
+              help="Mock noise: probability a spoken answer lacks its SAY: label (counted fallback).")
+def command(seed, workers, out, progress, domain, agent, user, dialogues, max_turns, opener,
+            dominant_factor, garble):
+    """The dominance dialogue agent: every agent relation against every user relation."""
+    config = DominanceConfig(seed=seed, domain=domain, agent=agent, user=user, dialogues=dialogues,
+                             max_turns=max_turns, opener=opener, dominant_factor=dominant_factor, garble=garble)
+    launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
+
+
+def run_default(seed: int = 0, workers: int = 1, out: str | None = f"runs/{SYSTEM}", progress=None):
+    """3 x 3 relation pairs x 100 dialogues on the small restaurant domain."""
+    return launch(f"simcore.studies.{SYSTEM}:STUDY", DominanceConfig(seed=seed), workers=workers, out=out,
+                  progress=progress)
+
+
+# rendering -------------------------------------------------------------------
+def render_run(events) -> str:
+    events = list(events)
+    if not events:
+        return ""
+    lines = [f"== {events[0].run}"]
+    for ev in events:
+        if ev.phase == "end":
+            i = ev.intent
+            tail = f": {i.get('booked')} (booked by {i.get('booked_by')})" if i.get("booked") else ""
+            lines.append(f"-- {i.get('outcome')} after {i.get('turns')} turns{tail}")
+            continue
+        rel = ev.hidden.get("relation", "")
+        lines.append(f"{ev.round:>2} {ev.speaker} ({rel}): {ev.text}")
+        lines.append(f"     [{ev.hidden.get('figure')} / {ev.hidden.get('rule')}] {ev.hidden.get('why', '')}".rstrip())
+    return "\n".join(lines)
+
+
+# conformance -----------------------------------------------------------------
+class DialogueProtocolEntry:
+    """Registry object of ``dominance-dialogue-v1``."""
+
+    def conformance_run(self, policy_id: str, seed: int):
+        from scenarios.restaurants import load_domain
+        from simcore.registry import make
+
+        policy = make("policy", policy_id)
+        domain = load_domain("restaurants-small-v1")
+        seq = seeding.derive(seed, SYSTEM, "conformance")
+        pa = random_preferences(domain, seeding.child(seq, "prefs", "agent"))
+        pu = random_preferences(domain, seeding.child(seq, "prefs", "user"))
+        result, _agents, _stats = play(domain, policy.relation, "peer", pa, pu,
+                                       rng_agent=seeding.child(seq, "agent"), rng_user=seeding.child(seq, "user"),
+                                       agent_opens=seed % 2 == 0, run_id=f"{SYSTEM}/conformance/{policy_id}/{seed}")
+        return list(result.events)
+
+
+def make_protocol():
+    return DialogueProtocolEntry()
+
+
+# playthroughs ---------------------------------------------------------------
+def _fixed_prefs(domain, orders):
+    return {c.name: total_order(c.name, orders[c.name], c.values) for c in domain.criteria}
+
+
+_SMALL_A = {"cuisine": ["Italian", "French", "Japanese", "Chinese", "Turkish"], "cost": ["cheap", "expensive"],
+            "ambiance": ["calm", "noisy"]}
+_SMALL_B = {"cuisine": ["Japanese", "Chinese", "Italian", "French", "Turkish"], "cost": ["cheap", "expensive"],
+            "ambiance": ["noisy", "calm"]}
+
+
+def _playthrough(agent_rel, user_rel, agent_opens=True):
+    from scenarios.restaurants import load_domain
+
+    def build():
+        domain = load_domain("restaurants-small-v1")
+        seq = seeding.derive(0, SYSTEM, "playthrough", agent_rel, user_rel)
+        result, _a, _s = play(domain, agent_rel, user_rel, _fixed_prefs(domain, _SMALL_A),
+                              _fixed_prefs(domain, _SMALL_B), rng_agent=seeding.child(seq, "agent"),
+                              rng_user=seeding.child(seq, "user"), agent_opens=agent_opens,
+                              run_id=f"{SYSTEM}/playthrough/{agent_rel}__{user_rel}")
+        return render_run(result.events) + "\n"
+
+    return build
+
+
+def _scripted_playthrough():
+    from mockllm.client import ModelClient
+    from scenarios.restaurants import load_domain
+
+    domain = load_domain("restaurants-small-v1")
+    seq = seeding.derive(0, SYSTEM, "playthrough", "scripted")
+    client = ModelClient(_backend(0.0))
+    agent = DominanceAgent("agent", "peer", domain, _fixed_prefs(domain, _SMALL_A))
+    va = Voice(domain, client, seeding.child(seq, "agent"))
+    agent._speak, agent._read = va.speak, va.read
+    vu = Voice(domain, client, seeding.child(seq, "user"))
+    user = ScriptedUser("user", ["What cuisine do you like?", "I'd rather have Japanese than French",
+                                 "How about Italian?", "ok", "no", "let's go to Trattoria Roma"],
+                        speak=vu.speak, read=vu.read)
+    result = run_dialogue(domain, user, agent, run_id=f"{SYSTEM}/playthrough/scripted")
+    return render_run(result.events) + "\n"
+
+
+PLAYTHROUGHS = {
+    "dominant-vs-submissive": _playthrough("dominant", "submissive"),
+    "peer-vs-peer": _playthrough("peer", "peer", agent_opens=False),
+    "submissive-vs-dominant": _playthrough("submissive", "dominant"),
+    "scripted-user": _scripted_playthrough,
+}
+
+REGISTRY = [
+    dict(kind="scenario", id="restaurants-small-v1", entry_point="scenarios.restaurants:make_domain",
+         kwargs={"id": "restaurants-small-v1"},
+         description="restaurant domain: 5 cuisines x 2 costs x 2 ambiances, 20 named restaurants",
+         meta={"system": SYSTEM, "describe": "scenarios.restaurants:describe"}),
+    dict(kind="scenario", id="restaurants-420-v1", entry_point="scenarios.restaurants:make_domain",
+         kwargs={"id": "restaurants-420-v1"},
+         description="restaurant domain: 7 cuisines x 3 costs x 4 atmospheres x 5 locations (420)",
+         meta={"system": SYSTEM, "describe": "scenarios.restaurants:describe"}),
+    dict(kind="protocol", id="dominance-dialogue-v1", entry_point="simcore.studies.dominance:make_protocol",
+         description="utterance-by-utterance cooperative dialogue, Booking / dead end / 40-turn limit",
+         meta={"system": SYSTEM}),
+] + [
+    dict(kind="policy", id=f"dominance-{rel}-v1", entry_point="policies.dominance:DominancePolicy",
+         kwargs={"relation": rel}, description=f"response trees of a {rel} agent (seed Figs. 1-8)",
+         meta={"system": SYSTEM, "protocol": "dominance-dialogue-v1"})
+    for rel in RELATIONS
+]
+
+__all__ = ["STUDY", "command", "run_default", "render_run", "PLAYTHROUGHS", "REGISTRY", "DominanceConfig",
+           "play", "IllegalMove", "InputError", "Propose", "Proposal", "Any"]
