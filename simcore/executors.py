@@ -104,6 +104,7 @@ def open_executor(executor: str | None = None, *, workers: int = 1,
 @contextlib.contextmanager
 def _dask_executor(*, workers: int, scheduler: str | None) -> Iterator[Executor]:
     import logging
+    import warnings
 
     from distributed import Client, LocalCluster
 
@@ -118,8 +119,11 @@ def _dask_executor(*, workers: int, scheduler: str | None) -> Iterator[Executor]
             except (OSError, ValueError) as exc:
                 raise InputError("--scheduler", scheduler, f"cannot reach the Dask scheduler ({exc})") from None
         else:
-            cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
-                                   host="127.0.0.1", dashboard_address=None)
+            with warnings.catch_warnings():
+                # another cluster on this machine holds the default HTTP port; a free one is used
+                warnings.filterwarnings("ignore", message="Port .* is already in use")
+                cluster = LocalCluster(n_workers=max(1, workers), threads_per_worker=1, processes=True,
+                                       host="127.0.0.1", dashboard_address=None)
             client = Client(cluster, set_as_default=False)
         try:
             pool = client.get_executor(pure=False)

@@ -158,14 +158,16 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     grid, replicates = opts.get("grid") or (), opts.get("replicates")
     resume, executor, scheduler = bool(opts.get("resume")), opts.get("executor"), opts.get("scheduler")
     if grid or replicates is not None:
-        from simcore.sweep import DEFAULT_REPLICATES, run_sweep
+        from simcore.sweep import DEFAULT_REPLICATES, RunsFailed, run_sweep
 
         summary = run_sweep(study_path, config, grid=grid,
                             replicates=DEFAULT_REPLICATES if replicates is None else replicates,
                             out=out, resume=resume, executor=executor, scheduler=scheduler,
                             workers=workers, progress=progress, echo=click.echo)
-        if summary.metrics["failed"] and click.get_current_context(silent=True) is not None:
-            raise click.exceptions.Exit(1)
+        failed = summary.metrics["failed"]
+        if failed and click.get_current_context(silent=True) is not None:
+            raise RunsFailed(f"{failed} of {summary.metrics['runs']} run(s) failed; they are listed above "
+                             f"and in {os.path.join(out or 'runs', 'sweep_failures.csv')}")
         return summary
     if resume:
         raise InputError("--resume", "", "continues a sweep (--grid or --replicates); a plain run keeps no log")

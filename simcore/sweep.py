@@ -41,6 +41,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
+import click
 import numpy as np
 
 from simcore.errors import InputError, SimcoreError
@@ -55,6 +56,12 @@ LOG_NAME = "sweep.jsonl"
 DEFAULT_REPLICATES = 5
 INTERVAL = ("95% CI: Student t over replicate seeds, mean +- t(0.975, n-1)*s/sqrt(n); "
             "'-' when fewer than 2 runs succeeded")
+
+
+class RunsFailed(click.ClickException):
+    """Some runs of a sweep raised; the CLI prints this line and exits with status 1."""
+
+    exit_code = 1
 
 
 # ---------------------------------------------------------------- grid values
@@ -473,10 +480,10 @@ def mean_ci(values: Sequence[float]) -> tuple[int, float | None, float | None, f
     mean = math.fsum(values) / n
     if n < 2:
         return n, mean, None, None, None
-    from scipy.stats import t
+    from scipy.special import stdtrit  # the t quantile; much lighter to import than scipy.stats
 
     sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    half = float(t.ppf(0.975, n - 1)) * sd / math.sqrt(n)
+    half = float(stdtrit(n - 1, 0.975)) * sd / math.sqrt(n)
     return n, mean, sd, mean - half, mean + half
 
 

@@ -6,6 +6,7 @@ it through PYTHONPATH).  ``register_cli()`` adds it to ``simcore run`` as ``toy`
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Literal
 
@@ -51,8 +52,14 @@ class ToyStudy:
     def run_job(self, config: ToyConfig, job: Job) -> JobOutput:
         if config.fail_alpha is not None and config.alpha == config.fail_alpha:
             raise RuntimeError(f"toy failure at alpha={config.alpha}")
-        if config.delay:
-            time.sleep(config.delay)
+        # Test hooks outside the config (so a resumed sweep has the same config):
+        # TOY_FAIL_ALPHA makes runs at that alpha raise (a "transient" failure),
+        # TOY_SLEEP slows every job down (for the kill tests).
+        if os.environ.get("TOY_FAIL_ALPHA") and float(os.environ["TOY_FAIL_ALPHA"]) == config.alpha:
+            raise RuntimeError(f"transient toy failure at alpha={config.alpha}")
+        delay = config.delay or float(os.environ.get("TOY_SLEEP", "0") or 0)
+        if delay:
+            time.sleep(delay)
         rng = generator(config.seed, "toy", *job.key)
         value = float(config.alpha * rng.normal() + (1.0 if config.mode == "shifted" else 0.0))
         deal = bool(value > 0)
