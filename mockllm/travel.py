@@ -1,14 +1,18 @@
 """Language tasks of the travel negotiation (MIND and its baselines).
 
-Two tasks, each with simcore's own prompt:
+Three tasks, each with simcore's own prompt:
 
+``travel.propose-v1`` Phase 1: one message per agent proposing its value for every
+    negotiated item (MIND's "global" initial proposal), one line per item, each with
+    the speaker's willingness for that item in its words.  The answer is the message.
 ``travel.speak-v1``  intent -> message.  The context carries the act (propose, keep,
     update, compromise, agree, disagree), the item, the value the message advocates,
     the speaker's willingness (or null when the variant speaks without tone) and the
-    kind of reason.  The answer is ``{"message": "..."}``.
-``travel.read-v1``   message -> cues.  The answer is ``{"act", "value", "willingness",
-    "reason"}`` read from the words alone; ``willingness`` is null when the message
-    carries no intensity marker.
+    kind of reason.  The answer is the message text.
+``travel.read-v1``   message (+ optional item) -> cues.  The answer is ``{"act",
+    "value", "willingness", "reason"}`` read from the words alone (for a multi-item
+    message, from the line about the item); ``willingness`` is null when the words
+    carry no intensity marker.
 
 Mock templates: an act opener, an intensity phrase from :mod:`mockllm.tone` (or a
 plain verb when tone is off), the value in double quotes, and a reason clause.  At
@@ -29,7 +33,7 @@ from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError
 
 ACTS = ("propose", "keep", "update", "compromise", "agree", "disagree")
-REASONS = ("preference", "defend", "urgency", "majority", "signal", "balance", "none")
+REASONS = ("preference", "defend", "urgency", "majority", "signal", "balance", "indifferent", "none")
 
 #: act -> opener templates ({label} is the item); every opener names its act uniquely
 OPENERS: dict[str, tuple[str, ...]] = {
@@ -51,6 +55,7 @@ REASON_TEXT: dict[str, tuple[str, ...]] = {
     "majority": ("since most of the group disagreed", "to follow where the group is heading"),
     "signal": ("because the group sounds firm about it", "since others clearly care more here"),
     "balance": ("as a middle ground between our positions", "to meet everyone halfway"),
+    "indifferent": ("since this matters little to me", "as I can live with either"),
     "none": ("",),
 }
 
@@ -88,8 +93,31 @@ def render(u: TravelUtterance, label: str, rng: np.random.Generator, tone_noise:
     return f'{opener}{words} "{u.value}"{tail}'
 
 
-def read(text: str, task_id: str = "travel.read-v1") -> TravelUtterance:
-    """Read a message back into a :class:`TravelUtterance` (raises ParseError)."""
+def render_all(entries, rng: np.random.Generator, tone_noise: float, reason: str = "preference") -> str:
+    """A Phase-1 message: one proposal line per (label, value, willingness)."""
+    lines = ["Here is what I'd like for the trip:"]
+    for label, value, w in entries:
+        words = PLAIN["propose"] if w is None else tone.phrase(tone.worded_level(w, rng, tone_noise), rng)
+        lines.append(f'- For the {label}, {words} "{value}".')
+    clauses = REASON_TEXT[reason]
+    if clauses[0]:
+        lines.append(f"I am asking for these {clauses[int(rng.integers(len(clauses)))]}.")
+    return "\n".join(lines)
+
+
+def read(text: str, task_id: str = "travel.read-v1", item: str | None = None) -> TravelUtterance:
+    """Read a message back into a :class:`TravelUtterance` (raises ParseError).
+
+    With ``item`` (an item label), read the line of a multi-line message that is
+    about that item."""
+    if item is not None and "\n" in text:
+        key = f"the {item},"
+        for line in text.split("\n"):
+            if key in line:
+                text = line[2:] if line.startswith("- ") else line
+                break
+        else:
+            raise ParseError(task_id, f"no line about {item!r}", text)
     act = None
     for head, tail, kind in _OPENER_ACT:
         if text.startswith(head):
@@ -122,21 +150,16 @@ class SpeakTask(Task):
         "9-10 uncompromising, 7-8 assertive, 4-6 warm and flexible, 1-3 indifferent. Never write the number.\n"
         "- If 'willingness' is null, use plain neutral wording with no intensity words.\n"
         "- Give the kind of reason named in 'reason' in a few words ('none': give no reason).\n"
-        'Answer with JSON only: {"message": "<your message>"}')
+        "Answer with the message text only.")
     fields = ("act", "item", "value", "willingness", "reason")
     mock_options = {"tone_noise": tone.TONE_NOISE}
 
     def parse(self, text: str) -> str:
-        data = self.load_json(text)
-        msg = data.get("message") if isinstance(data, dict) else None
-        if not isinstance(msg, str) or not msg.strip():
-            raise ParseError(self.id, "missing 'message' string", text)
-        return msg
+        return _message(self.id, text)
 
     def mock_answer(self, context: Mapping[str, Any], rng: np.random.Generator, options) -> str:
         u = TravelUtterance(context["act"], context["value"], context["willingness"], context["reason"])
-        return json.dumps({"message": render(u, context["item"], rng, float(options["tone_noise"]))},
-                          ensure_ascii=False)
+        return render(u, context["item"], rng, float(options["tone_noise"]))
 
     def examples(self, rng):
         out = []
@@ -147,18 +170,63 @@ class SpeakTask(Task):
         return out
 
 
+def _message(task_id: str, text: str) -> str:
+    """A message answer: the text itself (a JSON {"message": ...} wrapper is unwrapped)."""
+    msg = text.strip()
+    if msg.startswith("{"):
+        try:
+            data = json.loads(msg)
+        except json.JSONDecodeError:
+            raise ParseError(task_id, "looks like JSON but is not valid JSON", text) from None
+        msg = data.get("message", "") if isinstance(data, dict) else ""
+        if not isinstance(msg, str):
+            msg = ""
+    if not msg:
+        raise ParseError(task_id, "empty message", text)
+    return msg
+
+
+class ProposeTask(Task):
+    id = "travel.propose-v1"
+    instructions = (
+        "You are one traveller in a group planning a trip together.  Before the group settles the\n"
+        "items one by one, propose your own value for every item listed, exactly as given.\n"
+        "- Write the first line as a short greeting, then one line per item: "
+        "'- For the <item>, <your words> \"<value>\".' with the value copied exactly in double quotes.\n"
+        "- Where an item's 'willingness' is a number (1-10), let the words of its line show how much it "
+        "matters to you (9-10 uncompromising, 7-8 assertive, 4-6 warm, 1-3 indifferent); never write the "
+        "number.  Where it is null, use plain neutral wording.\n"
+        "- End with one line giving the kind of reason named in 'reason'.\n"
+        "Answer with the message text only.")
+    fields = ("items", "reason")
+    mock_options = {"tone_noise": tone.TONE_NOISE}
+
+    def parse(self, text: str) -> str:
+        return _message(self.id, text)
+
+    def mock_answer(self, context, rng, options) -> str:
+        entries = [(e["item"], e["value"], e["willingness"]) for e in context["items"]]
+        return render_all(entries, rng, float(options["tone_noise"]), context["reason"])
+
+    def examples(self, rng):
+        return [{"items": [{"item": "dining budget tier", "value": "Moderate", "willingness": 8},
+                           {"item": "departure window", "value": "Morning (06-12)", "willingness": None}],
+                 "reason": "preference"}]
+
+
 class ReadTask(Task):
     id = "travel.read-v1"
     instructions = (
         "You read one message written by a fellow traveller during group trip planning.\n"
         "Report what it does and how much the writer seems to care, judging ONLY from the words.\n"
+        "If 'item' is not null and the message covers several items, report on that item only.\n"
         "- act: one of propose, keep, update, compromise, agree, disagree.\n"
         "- value: the option the message puts forward, copied exactly.\n"
         "- willingness: your guess 1-10 of how much the writer cares (9-10 uncompromising, 7-8 assertive, "
         "4-6 warm, 1-3 indifferent), or null if the wording gives no sign.\n"
-        "- reason: one of preference, defend, urgency, majority, signal, balance, none.\n"
+        "- reason: one of preference, defend, urgency, majority, signal, balance, indifferent, none.\n"
         'Answer with JSON only: {"act": "...", "value": "...", "willingness": <int or null>, "reason": "..."}')
-    fields = ("message",)
+    fields = ("message", "item")
     mock_options = {}
 
     def parse(self, text: str) -> TravelUtterance:
@@ -174,7 +242,7 @@ class ReadTask(Task):
             raise ParseError(self.id, str(exc), text) from None
 
     def mock_answer(self, context, rng, options) -> str:
-        u = read(context["message"], self.id)
+        u = read(context["message"], self.id, context["item"])
         return json.dumps({"act": u.act, "value": u.value, "willingness": u.willingness, "reason": u.reason},
                           ensure_ascii=False)
 
@@ -183,12 +251,15 @@ class ReadTask(Task):
         for i, act in enumerate(ACTS):
             w = None if i % 3 == 2 else int(rng.integers(1, 11))
             u = TravelUtterance(act, "4.0+ (Reliable)", w, REASONS[i % len(REASONS)])
-            out.append({"message": render(u, "minimum restaurant rating", rng, 0.0)})
+            out.append({"message": render(u, "minimum restaurant rating", rng, 0.0), "item": None})
+        out.append({"message": render_all([("dining budget tier", "Moderate", 8), ("room type", "Private room", 3)],
+                                          rng, 0.0), "item": "room type"})
         return out
 
     def expected(self, context):
-        return read(context["message"], self.id)
+        return read(context["message"], self.id, context["item"])
 
 
+PROPOSE = register_task(ProposeTask())
 SPEAK = register_task(SpeakTask())
 READ = register_task(ReadTask())

@@ -283,7 +283,7 @@ class Posterior:
         if deal is not None:
             self.logp += offer_loglik(self.space, deal, target, sigma)
         for sig in signals:
-            self.logp += np.log(signal_lik(self.space, sig, floor))
+            self.logp += np.log(np.maximum(signal_lik(self.space, sig, floor), 1e-300))
         self._fresh = False
         self._normalise()
         self.observations += 1

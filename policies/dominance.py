@@ -74,6 +74,25 @@ from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Decision
 
 DEFAULT_OPTION_SHARE = {"dominant": 0.25, "peer": 0.5, "submissive": 0.5}
 
+#: every branch of every tree, as named in decision logs (figure -> rule ids)
+RULES = {
+    "open": ("open.dominant", "open.peer", "open.submissive"),
+    "Fig. 1": ("F1.propose-more", "F1.react"),
+    "Sec. 2": ("F2.react",),
+    "Fig. 4": ("F4.accept", "F4.dominant-counter-propose", "F4.dominant-reject", "F4.submissive-state",
+               "F4.peer-reject"),
+    "Fig. 5": ("F5.booking", "F5.dominant-counter-propose", "F5.dominant-reject", "F5.submissive-state",
+               "F5.peer-reject"),
+    "Fig. 6": ("F6.booking", "F6.propose-option", "F6.submissive-propose-option", "F6.dominant-open-propose",
+               "F6.peer-open-state", "F6.submissive-open-ask", "F6.propose-best-option"),
+    "Fig. 7": ("F7.dominant-repropose", "F7.submissive-ask", "F7.peer-state", "F7.dominant-propose-other"),
+    "Fig. 8": ("F8.dominant-repropose", "F8.submissive-ask", "F8.peer-state", "F8.propose-other"),
+    "exit": ("exit.dead-end",),
+}
+#: the Fig. 1 branch the seed says is never executed; not implemented
+UNREACHABLE = {"F1.submissive-ask": "Fig. 1: \"when considering the structure of the tree, this branch is "
+                                    "never executed\""}
+
 
 @attrs.frozen
 class AgentParams:
@@ -313,12 +332,12 @@ class DominanceAgent:
         """Open a negotiation on criterion ``c`` in the relation's style (Fig. 6)."""
         if self.relation == "dominant":
             v = self.best_value(c) or self.most_preferred(c)
-            return Decision(self._propose_value(c, v), fig, f"{fig}.dominant-open-propose" if fig != "open"
-                            else "open.dominant", f"my most preferred {c} still open: {v}")
+            return Decision(self._propose_value(c, v), fig, "F6.dominant-open-propose" if fig != "open"
+                            else "open.dominant", f"my most preferred {c} not ruled out: {v}")
         if self.relation == "peer":
-            return Decision(self.state_about(c), fig, f"{fig}.peer-open-state" if fig != "open" else "open.peer",
+            return Decision(self.state_about(c), fig, "F6.peer-open-state" if fig != "open" else "open.peer",
                             f"state my preference on {c}")
-        return Decision(AskPreference(c), fig, f"{fig}.submissive-open-ask" if fig != "open" else "open.submissive",
+        return Decision(AskPreference(c), fig, "F6.submissive-open-ask" if fig != "open" else "open.submissive",
                         f"ask the other's preference on {c}")
 
     # the trees ----------------------------------------------------------------
@@ -421,7 +440,7 @@ class DominanceAgent:
                                 f"every criterion agreed: {opt.name}")
         nc = self.next_criterion(after=p.type)
         if nc is not None:
-            return self._open(nc, "F6")
+            return self._open(nc, "Fig. 6")
         best = self.best_option(acceptable=False) or self.best_option(acceptable=False, with_agreed=False)
         if best is not None:
             return Decision(self._propose_option(best), "Fig. 6", "F6.propose-best-option",

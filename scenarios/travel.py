@@ -253,12 +253,8 @@ def _draw_pool(n: int, rng: np.random.Generator) -> _Pool:
                  popularity=rng.integers(0, 3, size=n), exp=exp, scenery=rng.integers(0, 4, size=n))
 
 
-def _scores(it: Item, pool: _Pool) -> tuple[np.ndarray, np.ndarray]:
+def _scores(it: Item, pool: _Pool, money, act, safe, has) -> tuple[np.ndarray, np.ndarray]:
     """Trait-driven utility per (persona, option) and base importance (0-10) per persona."""
-    money = pool.money
-    act = pool.activity / 2.0
-    safe = pool.safety / 2.0
-    has = {e: pool.exp[:, i].astype(float) for e, i in _EXP.items()}
     n = len(money)
     s = np.zeros((n, len(it.options)))
     if it.ordinal:
@@ -315,8 +311,10 @@ def _draw_choices(pool: _Pool, rng: np.random.Generator, choice_noise: float,
     n = len(pool.tier)
     choice = np.zeros((n, len(CATALOGUE)), dtype=np.int64)
     importance = np.zeros((n, len(CATALOGUE)), dtype=np.int64)
+    feats = (pool.money, pool.activity / 2.0, pool.safety / 2.0,
+             {e: pool.exp[:, i].astype(float) for e, i in _EXP.items()})
     for k, it in enumerate(CATALOGUE):
-        s, base = _scores(it, pool)
+        s, base = _scores(it, pool, *feats)
         choice[:, k] = np.argmax(s + choice_noise * rng.gumbel(size=s.shape), axis=1)
         imp = base + importance_sd * rng.normal(size=n)
         if it.flexible is not None:
@@ -332,29 +330,25 @@ def _persona(pid: str, pool: _Pool, i: int, choice: np.ndarray, importance: np.n
     return Persona(pid, pool.traits(i), prefs)
 
 
-def _one_hot(choice: np.ndarray) -> np.ndarray:
-    offsets = np.cumsum([0] + [len(it.options) for it in CATALOGUE])[:-1]
-    m = np.zeros((choice.shape[0], sum(len(it.options) for it in CATALOGUE)))
-    rows = np.repeat(np.arange(choice.shape[0]), choice.shape[1])
-    m[rows, (choice + offsets).ravel()] = 1.0
-    return m
+def mmr_select(choice: np.ndarray, relevance: np.ndarray, k: int, lam: float = 0.5) -> list[int]:
+    """Row indices of ``k`` personas chosen by Maximal Marginal Relevance.
 
-
-def mmr_select(features: np.ndarray, relevance: np.ndarray, k: int, lam: float = 0.5) -> list[int]:
-    """Row indices of ``k`` items chosen by Maximal Marginal Relevance over cosine
-    similarity of ``features`` (deterministic; ties go to the lower index)."""
+    ``choice`` is the (n, items) matrix of chosen option indices; the similarity of two
+    personas is the cosine of their one-hot choice vectors, which is the share of items
+    on which they chose the same option.  Deterministic; ties go to the lower index.
+    """
     if not 0.0 <= lam <= 1.0:
         raise ValueError(f"MMR lambda must be in [0, 1], got {lam}")
-    x = features / np.linalg.norm(features, axis=1, keepdims=True)
-    sim = x @ x.T
+    n, m = choice.shape
     chosen: list[int] = []
-    penalty = np.zeros(len(features))
-    for _ in range(min(k, len(features))):
+    penalty = np.zeros(n)
+    for _ in range(min(k, n)):
         score = lam * relevance - (1.0 - lam) * penalty
         score[chosen] = -np.inf
         j = int(np.argmax(score))
         chosen.append(j)
-        penalty = sim[j] if len(chosen) == 1 else np.maximum(penalty, sim[j])
+        sim = (choice == choice[j]).sum(axis=1) / m
+        penalty = sim if len(chosen) == 1 else np.maximum(penalty, sim)
     return chosen
 
 
@@ -400,7 +394,7 @@ def generate_group(gid: str, size: int, rng: np.random.Generator, *, pool_size: 
     choice, importance = _draw_choices(pool, rng, choice_noise, importance_sd)
     budget_level = min(1.0, trip.budget / 4000.0)  # the trip's budget anchor on the 0..1 tier scale
     relevance = 1.0 - np.abs(pool.money - budget_level)
-    picked = mmr_select(_one_hot(choice), relevance, mmr_k, mmr_lambda)
+    picked = mmr_select(choice, relevance, mmr_k, mmr_lambda)
     for _ in range(max_tries):
         idx = sorted(int(picked[i]) for i in rng.choice(len(picked), size=size, replace=False))
         members = tuple(_persona(f"{gid}-a{k}", pool, i, choice, importance) for k, i in enumerate(idx))

@@ -17,9 +17,19 @@ import attrs
 from simcore.errors import InputError
 
 
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
 def _jsonable(value: Any) -> Any:
     """Normalise a payload to plain JSON types (tuples -> lists, attrs -> dicts)."""
-    if attrs.has(type(value)):
+    t = type(value)
+    if t in _SCALARS:
+        return value
+    if t is dict:
+        return {k if type(k) is str else str(k): _jsonable(v) for k, v in value.items()}
+    if t is list or t is tuple:
+        return [_jsonable(v) for v in value]
+    if attrs.has(t):
         return _jsonable(attrs.asdict(value, recurse=False))
     if isinstance(value, Mapping):
         return {str(k): _jsonable(v) for k, v in value.items()}

@@ -1,0 +1,307 @@
+"""The ASTRA agent: response modes (section 2.2) and the three stages (section 2.3).
+
+Each turn, in this order:
+
+| step | rule | passage |
+|---|---|---|
+| read | every new partner utterance goes through the ``astra.read`` task; stated highest/lowest items update the preferences; a categorical option the partner proposes is taken as its favourite | 2.1 Preference Updater |
+| check | once an IPP exists: the consistency checker (A.1); on inconsistency the IPP is re-inferred | A.1 |
+| accept | the partner's offer scores >= the agent's most recent offer (``accept_rule="paper"``), or >= the counter-offer it would make now (``"counter"``, the public code), minus ``accept_tolerance_step`` x offers rejected so far (default 0) | 2.2 Decision |
+| accept at the deadline | with ``deadline_rounds`` (2) rounds or fewer left, any offer >= BATNA | notes (public code) |
+| walk away (a) | the partner made no concession (its own IPP score did not drop) in ``no_concession_turns`` (3) consecutive offers | 2.2 Decision |
+| walk away (b) | after the agent's walk-away warning, the partner offered below BATNA ``below_batna_offers`` (2) times; the warning is given with the counter to the first offer below BATNA | 2.2 Decision |
+| ask | while no IPP exists, ask for the highest, then the lowest priority (``questions`` = 2); after the answers (or an unclear answer) the IPP is the stated ends filled with the opposite of the agent's own order; after a case-1 inconsistency, ask once to clarify (``clarify`` = 1; Table 9) | 2.2 Asking Preference |
+| propose | stage 1 -> stage 2 -> stage 3 | 2.3 |
+
+Stage 1 gives fairness (eq. 1) and stance (eq. 2) of the partner's latest offer(s);
+lambda comes from :data:`policies.astra_modules.LAMBDA_TABLE`; the max bound is the
+agent's own latest offer score (its maximum before the first offer).  Stage 2 is
+:func:`policies.lp.sweep`.  Stage 3 ranks the candidates by the tactic chosen from
+Table 5 (SA), scores them with the virtual partner (PAP) and takes the highest
+``alpha * PAP + beta * SA`` (ties: the earlier candidate, i.e. higher agent score).
+Each offer carries a trace (``hidden["trace"]``) like the paper's Table 7.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+from mockllm import astra as lang
+from policies import astra_modules as M
+from policies.lp import Space, make_solver, sweep
+from simcore.protocols.alternating import Action, Observation
+
+NO_CUES = {"highest": None, "lowest": None}
+
+
+@attrs.frozen
+class AgentParams:
+    alpha: float = 0.35
+    beta: float = 0.65
+    w: float = 0.75
+    top_n: int = 5
+    window: float = 0.3
+    bound_span: int = 10
+    solver: str = "exact"
+    questions: int = 2
+    clarify: int = 1
+    accept_rule: str = attrs.field(default="paper", validator=attrs.validators.in_(("paper", "counter")))
+    accept_tolerance_step: float = 0.0
+    no_concession_turns: int = 3
+    below_batna_offers: int = 2
+    deadline_rounds: int = 2
+    tactics: M.TacticParams = M.TacticParams()
+
+
+def speak(client, rng, role, mode, stated=None, tactic=None, mention=None, warning=False):
+    """Words for a decided move through the language layer (fallback: the template)."""
+    ctx = dict(role=role, mode=mode, offer=stated, tactic=tactic, mention=mention, warning=bool(warning))
+    return client.ask(lang.SPEAK, rng, fallback=lambda: (lang.SPEAK.render(ctx, stated), stated), **ctx)
+
+
+class AstraAgent:
+    """The negotiation agent with ASTRA.  ``client`` is a :class:`mockllm.ModelClient`,
+    ``rng`` its own generator (only used to seed model calls)."""
+
+    role = "agent"
+    uses_astra = True
+
+    def __init__(self, domain, client, rng, params: AgentParams = AgentParams(), values=None):
+        self.domain, self.client, self.rng, self.p = domain, client, rng, params
+        self.values = values or domain.agent
+        self.issues = [i.name for i in domain.issues]
+        self.prefs = M.Preferences(domain, domain.order_of(self.values))
+        self.solver = make_solver(params.solver)
+        self.max_own = max(Space.cached(domain, self.values, self.values).s_a)
+        self.my_offers: list[tuple] = []
+        self.my_offer_turns: list[int] = []  # history length when each own offer was made
+        self.questions_asked = 0
+        self.clarify_used = 0
+        self.warned_at: Optional[int] = None
+        self.rejected = 0
+        self.read_upto = 0
+        self.inconsistencies: list[str] = []
+        self._spaces: dict = {}
+        self._sa: dict = {}
+
+    # ---------------------------------------------------------------- helpers
+    def sa(self, outcome) -> float:
+        got = self._sa.get(outcome)
+        if got is None:
+            got = self._sa[outcome] = self.domain.score(self.values, outcome, "agent")
+        return got
+
+    def space(self) -> Space:
+        val = self.prefs.valuation()
+        key = (val.weights, val.factors)
+        sp = self._spaces.get(key)
+        if sp is None:
+            sp = self._spaces[key] = Space.cached(self.domain, self.values, val)
+        return sp
+
+    def sp(self, outcome) -> float:
+        space = self.space()
+        return space.s_p[space.index_of(tuple(outcome))]
+
+    # ---------------------------------------------------------------- the turn
+    def act(self, obs: Observation) -> Action:
+        notes = {}
+        self._read(obs, notes)
+        partner_offers = obs.offers_by("partner")
+        table = obs.table
+        p_offer = table.offer if table is not None and table.speaker == "partner" else None
+        new_offer = p_offer is not None and obs.history[-1].offer is not None and obs.history[-1].speaker == "partner"
+
+        reason = None
+        if self.prefs.order is not None and new_offer:
+            reason = self._check(obs)
+            if reason:
+                notes["inconsistency"] = reason
+                notes["ipp_reinferred"] = list(self._reinfer(obs))
+
+        if p_offer is not None and new_offer:
+            decision = self._decide(obs, p_offer, partner_offers, notes)
+            if decision is not None:
+                return decision
+            self.rejected += 1
+
+        if self.prefs.order is None and self.questions_asked < self.p.questions:
+            mode = "ask_highest" if self.questions_asked == 0 else "ask_lowest"
+            self.questions_asked += 1
+            return self._talk(mode, notes)
+        if self.prefs.order is None:
+            self.prefs.assume_opposite()
+            notes["ipp_assumed"] = list(self.prefs.order)
+        if reason and reason.startswith("partner score") and self.clarify_used < self.p.clarify:
+            self.clarify_used += 1
+            return self._talk("ask_clarify", notes)
+        return self.propose(obs, notes)
+
+    def _read(self, obs: Observation, notes: dict) -> None:
+        new = obs.history[self.read_upto:]
+        self.read_upto = len(obs.history)
+        for turn in new:
+            if turn.speaker != "partner" or not turn.text:
+                continue
+            cues = self.client.ask(lang.READ, self.rng, fallback=lambda: dict(NO_CUES),
+                                   utterance=turn.text, issues=self.issues)
+            cues = {k: (v if v in self.issues else None) for k, v in cues.items()}
+            if self.prefs.update(cues):
+                notes.setdefault("read", []).append(cues)
+            if turn.offer is not None:
+                self.prefs.note_partner_option(turn.offer)
+        # an IPP exists once the planned questions have been asked and answered
+        if self.prefs.order is None and self.questions_asked >= self.p.questions and new:
+            self.prefs.order = self.prefs.fill(self.prefs.opposite)
+            if not self.prefs.option_orders:
+                self.prefs.option_orders = self.prefs.default_option_orders()
+            notes["ipp"] = list(self.prefs.order)
+
+    def _pairs(self, obs: Observation) -> list:
+        """(the agent's latest offer before it, partner offer) for each partner offer."""
+        pairs, last_agent = [], None
+        for t in obs.history:
+            if t.offer is None:
+                continue
+            if t.speaker == "agent":
+                last_agent = t.offer
+            elif last_agent is not None:
+                pairs.append((last_agent, t.offer))
+        return pairs
+
+    def _check(self, obs: Observation) -> Optional[str]:
+        pairs = self._pairs(obs)
+        last = obs.history[-1]
+        prev = pairs[-1][0] if pairs and pairs[-1][1] == last.offer else None
+        reason = M.check_consistency(self.prefs, prev, last.offer)
+        if reason:
+            self.inconsistencies.append(reason)
+        return reason
+
+    def _reinfer(self, obs: Observation):
+        return self.prefs.reinfer(self._pairs(obs))
+
+    # ---------------------------------------------------------------- decisions
+    def _decide(self, obs: Observation, p_offer, partner_offers, notes) -> Optional[Action]:
+        s_a = self.sa(p_offer)
+        notes["partner_offer_score"] = s_a
+        if obs.rounds_left <= self.p.deadline_rounds and s_a >= self.domain.batna:
+            return self._final("accept", notes, "deadline: offer >= BATNA")
+        ref = None
+        if self.p.accept_rule == "paper" and self.my_offers:
+            ref = self.sa(self.my_offers[-1])
+        elif self.p.accept_rule == "counter" and self.prefs.order is not None:
+            ref = self._stage(obs, dict()).get("chosen_sa")
+        if ref is not None and s_a >= ref - self.p.accept_tolerance_step * self.rejected - 1e-9:
+            return self._final("accept", notes, f"offer {s_a:g} >= reference {ref:g}")
+        if self.prefs.order is not None:
+            k = self.p.no_concession_turns
+            if len(partner_offers) >= k + 1:
+                scores = [self.sp(o) for o in partner_offers[-(k + 1):]]
+                if all(scores[i + 1] >= scores[i] - 1e-9 for i in range(k)):
+                    return self._final("walk_away", notes, f"no concession in {k} consecutive offers")
+        if self.warned_at is not None:
+            below = [t for t in obs.history[self.warned_at:]
+                     if t.speaker == "partner" and t.offer is not None and self.sa(t.offer) < self.domain.batna]
+            if len(below) >= self.p.below_batna_offers:
+                return self._final("walk_away", notes, f"{len(below)} offers below BATNA after a warning")
+        return None
+
+    def _final(self, kind, notes, why) -> Action:
+        text, _ = speak(self.client, self.rng, "agent", kind)
+        return Action(kind, text, None, {"mode": kind, "why": why}, {**notes, "why": why, **self._state()})
+
+    def _talk(self, mode, notes) -> Action:
+        text, _ = speak(self.client, self.rng, "agent", mode)
+        return Action("talk", text, None, {"mode": mode}, {**notes, **self._state()})
+
+    def _state(self) -> dict:
+        return {"ipp": list(self.prefs.order) if self.prefs.order else None}
+
+    # ---------------------------------------------------------------- proposing
+    def propose(self, obs: Observation, notes: dict) -> Action:
+        info = self._stage(obs, notes)
+        outcome = info["chosen"]
+        warn = False
+        p_offer = obs.table.offer if obs.table is not None and obs.table.speaker == "partner" else None
+        if self.warned_at is None and p_offer is not None and self.sa(p_offer) < self.domain.batna:
+            warn = True
+            self.warned_at = len(obs.history)
+        self.my_offers.append(outcome)
+        stated = self.domain.state_offer(outcome, "agent")
+        text, stated_back = speak(self.client, self.rng, "agent", "offer", stated, info.get("tactic"),
+                                  None, warn)
+        intent = {"mode": "offer", "tactic": info.get("tactic"), "warning": warn}
+        hidden = {**notes, **self._state(), "trace": info.get("trace")}
+        return Action("offer", text, stated_back, intent, hidden)
+
+    def _stage(self, obs: Observation, notes: dict) -> dict:
+        """Stages 1-3; returns the chosen outcome and the trace."""
+        d, p = self.domain, self.p
+        space = self.space()
+        partner_offers = obs.offers_by("partner")
+        p_off = partner_offers[-1] if partner_offers else None
+        s_a_p = self.sa(p_off) if p_off is not None else None
+        s_p_p = self.sp(p_off) if p_off is not None else None
+        fair = M.fairness(s_a_p, s_p_p, d.theta_f, self.max_own)
+        st, delta = M.stance([self.sp(o) for o in partner_offers[-2:]])
+        lam = M.choose_lambda(st, fair)
+        last_own = self.my_offers[-1] if self.my_offers else None
+        bound = min(self.max_own, self.sa(last_own)) if last_own is not None else self.max_own
+        previous = (self.sa(last_own), self.sp(last_own)) if last_own is not None else None
+        res = sweep(self.solver, space, lam, bound, min_own=d.min_own, min_partner=d.min_partner,
+                    window=p.window, bound_span=p.bound_span, top_n=p.top_n, previous=previous)
+        cands = list(res.candidates)
+        if not cands:
+            chosen = last_own if last_own is not None else max(
+                d.outcomes, key=lambda o: (self.sa(o) if self.sp(o) >= d.min_partner else -1))
+            return {"chosen": chosen, "chosen_sa": self.sa(chosen), "tactic": None,
+                    "trace": {"fairness": fair, "stance": st, "lambda": lam, "max_bound": bound,
+                              "tactic": None, "candidates": [], "chosen": None, "solves": res.solves,
+                              "infeasible": res.infeasible}}
+        own_scores = [self.sa(o) for o in self.my_offers]
+        conceded = any(b < a - 1e-9 for a, b in zip(own_scores, own_scores[1:]))
+        last_conc = own_scores[-2] - own_scores[-1] if len(own_scores) >= 2 else 0.0
+        ctx = M.TacticContext(
+            offers_exchanged=sum(1 for t in obs.history if t.offer is not None),
+            agent_offers=len(self.my_offers), partner_offer_sa=s_a_p, partner_offer_sp=s_p_p,
+            stance=st, stance_delta=delta, fairness=fair, agent_conceded=conceded,
+            last_own_concession=max(0.0, last_conc), agent_max=self.max_own,
+            prev_own=own_scores[-1] if own_scores else self.max_own)
+        tactic = M.select_tactic(ctx, p.tactics)
+        sas = M.sa_scores(M.rank_by_tactic(tactic, cands, ctx))
+        ideal = M.ideal_reachable(space, s_p_p if s_p_p is not None else d.min_partner, d.min_own)
+        paps = M.pap(cands, space, ideal, p.w)
+        finals = M.final_scores(paps, sas, p.alpha, p.beta)
+        best = max(range(len(cands)), key=lambda k: (round(finals[k], 9), -k))
+        rows = [[d.describe_outcome(c.outcome), c.s_a, c.s_p, round(finals[k], 4), round(paps[k][0], 4),
+                 round(paps[k][1], 4), round(paps[k][2], 4), round(sas[k], 4)] for k, c in enumerate(cands)]
+        trace = {"fairness": fair, "stance": st, "lambda": lam, "max_bound": bound, "tactic": tactic,
+                 "candidates": rows, "chosen": best, "solves": res.solves, "infeasible": res.infeasible}
+        return {"chosen": cands[best].outcome, "chosen_sa": cands[best].s_a, "tactic": tactic, "trace": trace}
+
+
+def _fmt_score(x: float) -> str:
+    return f"{x:g}"
+
+
+CANDIDATE_FIELDS = ("text", "s_a", "s_p", "final", "pap", "ts", "si", "sa")
+
+
+def trace_line(trace: dict) -> str:
+    """One line in the manner of the paper's Table 7 (trace candidates are rows of
+    :data:`CANDIDATE_FIELDS`; ``chosen`` is the chosen row's position)."""
+    parts = [f"[ASTRA: Offer selection] >> Fairness={trace['fairness']}, Stance={trace['stance']} "
+             f">> LP parameters: max_bound={_fmt_score(trace['max_bound'])}, lambda={trace['lambda']:.1f} "
+             f">> Selected Strategy: {trace.get('tactic')} >> Offer candidates:"]
+    for k, (text, s_a, s_p, final, pap, ts, si, sa) in enumerate(trace["candidates"]):
+        parts.append(f"Offer ({k}): ({_fmt_score(s_a)}: {text}) Final Score: {final:.2f} "
+                     f"PAP: {pap:.2f} (TS: {ts:.2f} SI: {si:.2f}) SA: {sa:.2f}")
+    if trace.get("chosen") is not None:
+        row = trace["candidates"][trace["chosen"]]
+        parts.append(f">> Finally Selected Best Offer: ({_fmt_score(row[1])}: {row[0]})")
+    else:
+        parts.append(">> no feasible candidate; repeating the previous offer")
+    return " ".join(parts)

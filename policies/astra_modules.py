@@ -1,0 +1,292 @@
+"""ASTRA's modules: the inferred partner preferences, the consistency checker,
+stage 1 (fairness, stance, the tit-for-tat lambda table) and stage 3 (the nine
+tactics of Table 5, PAP from a deterministic virtual partner, the final score).
+
+| rule | passage | here |
+|---|---|---|
+| Preference updater: stated highest/lowest items from the partner's words fix the ends of the inferred order; the rest follows the opposite of the agent's own order | section 2.1, 2.2 ("assumes preferences opposite to its own") | :meth:`Preferences.update` |
+| Consistency checker: inconsistent when the partner's own offer at t scores lower for it (under the IPP) than the agent's offer at t-1, or when a stated item contradicts the IPP | Appendix A.1 | :func:`check_consistency` |
+| Re-inference: among the orders that agree with everything stated, the one under which the fewest partner offers are case-1 inconsistent; ties by the partner's score of its latest offer, then closeness to the current IPP, then the opposite-of-own order | Appendix A.1 ("recalculates the IPP using updated information from the partner's utterances and offers") | :meth:`Preferences.reinfer` |
+| Fairness eq. 1: Fair if abs(S_a^P - S_p^P) <= theta_f or S_p^P <= PMS/2 | section 2.3, A.2 | :func:`fairness` |
+| Stance eq. 2 from the partner's score change over its last two offers | section 2.3 | :func:`stance` |
+| lambda from a tit-for-tat table over stance x fairness | section 4.2, Figure 3 | :data:`LAMBDA_TABLE` |
+| Tactic "When" conditions in a fixed precedence; candidates ranked by the tactic's "How" | Table 5 | :func:`select_tactic`, :func:`rank_by_tactic` |
+| PAP = w*TS + (1-w)*SI, w = 0.75 | section 2.3, A.4 | :func:`pap` |
+| Final = alpha*PAP + beta*SA, alpha = 0.35, beta = 0.65 | eq. 4, Table 4 | :func:`final_scores` |
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Optional, Sequence
+
+import attrs
+
+# stance -> fairness -> lambda.  Paper Figure 3: greedy ~0.9, neutral ~0.5, generous
+# ~0.3; an unfair partner offer adds 0.1 (tit for tat).  Before the partner has made
+# two offers the stance is unknown and the agent anchors at 0.7.
+LAMBDA_TABLE = {
+    "greedy": {"fair": 0.8, "unfair": 0.9, "unknown": 0.9},
+    "neutral": {"fair": 0.5, "unfair": 0.6, "unknown": 0.5},
+    "generous": {"fair": 0.3, "unfair": 0.4, "unknown": 0.3},
+    "unknown": {"fair": 0.6, "unfair": 0.7, "unknown": 0.7},
+}
+
+TACTICS = ("REO", "AEO", "RNC", "CSC", "NCR", "RC", "LIC", "MGF", "LGR")
+COMPETITIVE = ("AEO", "REO", "NCR", "RNC")
+
+
+# ---------------------------------------------------------------- preferences
+@attrs.define
+class Preferences:
+    """The inferred partner preferences (IPP) and what the partner has stated."""
+
+    domain: object
+    own_order: tuple
+    order: Optional[tuple] = None
+    option_orders: dict = attrs.field(factory=dict)
+    stated_highest: Optional[str] = None
+    stated_lowest: Optional[str] = None
+    reinferences: int = 0
+    _val_key: object = None
+    _val: object = None
+
+    @property
+    def opposite(self) -> tuple:
+        return tuple(reversed(self.own_order))
+
+    def default_option_orders(self) -> dict:
+        own = self.domain.option_orders_of(self.domain.agent)
+        return {k: tuple(reversed(v)) for k, v in own.items()}
+
+    def assume_opposite(self) -> None:
+        self.order = self.fill(self.opposite)
+        if not self.option_orders:
+            self.option_orders = self.default_option_orders()
+
+    def fill(self, base: Sequence[str]) -> tuple:
+        """``base`` with the stated highest first and the stated lowest last."""
+        rest = [i for i in base if i not in (self.stated_highest, self.stated_lowest)]
+        head = [self.stated_highest] if self.stated_highest else []
+        tail = [self.stated_lowest] if self.stated_lowest and self.stated_lowest != self.stated_highest else []
+        return tuple(head + rest + tail)
+
+    def update(self, cues: dict) -> bool:
+        """Merge read cues; return True when something was stated."""
+        stated = False
+        if cues.get("highest"):
+            self.stated_highest = cues["highest"]
+            if self.stated_lowest == self.stated_highest:
+                self.stated_lowest = None
+            stated = True
+        if cues.get("lowest"):
+            self.stated_lowest = cues["lowest"]
+            if self.stated_highest == self.stated_lowest:
+                self.stated_highest = None
+            stated = True
+        return stated
+
+    def note_partner_option(self, outcome) -> None:
+        """The option the partner proposes on a categorical issue is taken as its favourite."""
+        if not self.option_orders:
+            self.option_orders = self.default_option_orders()
+        for issue, x in zip(self.domain.issues, outcome):
+            if issue.kind == "categorical":
+                fav = issue.options[x]
+                cur = self.option_orders.get(issue.name, issue.options)
+                self.option_orders[issue.name] = (fav,) + tuple(o for o in cur if o != fav)
+
+    def valuation(self):
+        if self.order is None:
+            self.assume_opposite()
+        key = (self.order, tuple(sorted(self.option_orders.items())))
+        if self._val_key != key:
+            self._val_key, self._val = key, self.domain.valuation_from_order(self.order, self.option_orders)
+        return self._val
+
+    def agrees_with_statements(self, order) -> bool:
+        return ((self.stated_highest is None or order[0] == self.stated_highest)
+                and (self.stated_lowest is None or order[-1] == self.stated_lowest))
+
+    def reinfer(self, pairs) -> tuple:
+        """Re-infer the order; ``pairs`` are (agent offer at t-1, partner offer at t)."""
+        d = self.domain
+        names = [i.name for i in d.issues]
+        best, best_key = None, None
+        current = self.order or self.opposite
+        for perm in itertools.permutations(names):
+            if not self.agrees_with_statements(perm):
+                continue
+            val = d.valuation_from_order(perm, self.option_orders)
+            bad = sum(1 for a_off, p_off in pairs
+                      if d.score(val, p_off, "partner") < d.score(val, a_off, "partner") - 1e-9)
+            latest = d.score(val, pairs[-1][1], "partner") if pairs else 0.0
+            key = (bad, -latest, _kendall(perm, current), _kendall(perm, self.opposite), perm)
+            if best_key is None or key < best_key:
+                best, best_key = perm, key
+        self.order = tuple(best)
+        self.reinferences += 1
+        return self.order
+
+
+def _kendall(a, b) -> int:
+    pos = {x: i for i, x in enumerate(b)}
+    return sum(1 for i in range(len(a)) for j in range(i + 1, len(a)) if pos[a[i]] > pos[a[j]])
+
+
+def check_consistency(prefs: Preferences, agent_prev, partner_now) -> Optional[str]:
+    """Appendix A.1; returns the reason for an inconsistency or None."""
+    if prefs.order is None:
+        return None
+    if prefs.stated_highest and prefs.order[0] != prefs.stated_highest:
+        return f"stated highest {prefs.stated_highest} is not the inferred highest {prefs.order[0]}"
+    if prefs.stated_lowest and prefs.order[-1] != prefs.stated_lowest:
+        return f"stated lowest {prefs.stated_lowest} is not the inferred lowest {prefs.order[-1]}"
+    if agent_prev is not None and partner_now is not None:
+        val = prefs.valuation()
+        d = prefs.domain
+        sp_p, sp_a = d.score(val, partner_now, "partner"), d.score(val, agent_prev, "partner")
+        if sp_p < sp_a - 1e-9:
+            return f"partner score in partner offer ({sp_p:g}) < partner score in agent offer ({sp_a:g})"
+    return None
+
+
+# ---------------------------------------------------------------- stage 1
+def fairness(s_a: Optional[float], s_p: Optional[float], theta_f: float, pms: float) -> str:
+    """Eq. 1 on the partner's latest offer (S_a exact, S_p under the IPP)."""
+    if s_a is None or s_p is None:
+        return "unknown"
+    return "fair" if abs(s_a - s_p) <= theta_f + 1e-9 or s_p <= pms / 2 + 1e-9 else "unfair"
+
+
+def stance(partner_scores: Sequence[float]) -> tuple[str, float]:
+    """Eq. 2 on the partner's own (inferred) score in its last two offers."""
+    if len(partner_scores) < 2:
+        return "unknown", 0.0
+    delta = round(partner_scores[-1] - partner_scores[-2], 9)
+    return ("generous" if delta < 0 else "neutral" if delta == 0 else "greedy"), delta
+
+
+def choose_lambda(st: str, fair: str, table=None) -> float:
+    return (table or LAMBDA_TABLE)[st][fair]
+
+
+# ---------------------------------------------------------------- stage 3
+@attrs.frozen
+class TacticContext:
+    """What the tactics' "When" conditions look at (all derived from the history)."""
+
+    offers_exchanged: int
+    agent_offers: int
+    partner_offer_sa: Optional[float]  # agent's score in the partner's latest offer (exact)
+    partner_offer_sp: Optional[float]  # partner's score in it (IPP)
+    stance: str
+    stance_delta: float
+    fairness: str
+    agent_conceded: bool  # has the agent ever lowered its own offer score
+    last_own_concession: float  # agent score drop between its last two offers (0 if none)
+    agent_max: float
+    prev_own: float  # agent score of its previous offer (agent_max before the first)
+
+
+@attrs.frozen
+class TacticParams:
+    extreme_share: float = 0.25  # REO: partner offer leaves the agent <= 25% of its max
+    early_offers: int = 3  # AEO: fewer than this many valid offers exchanged
+    lic_offers: int = 6  # LIC: "early" = fewer than this many offers exchanged
+    significant: float = 2.0  # RC: partner concession of at least this many points
+    large: float = 3.0  # CSC: the agent's last concession was at least this large
+
+
+def select_tactic(c: TacticContext, p: TacticParams = TacticParams()) -> str:
+    """The first tactic of Table 5 whose "When" holds, in the order REO, AEO, RNC,
+    CSC, NCR, RC, LIC, MGF, LGR (LGR: "anytime")."""
+    has = c.partner_offer_sa is not None
+    concession = -c.stance_delta
+    if has and c.partner_offer_sa <= p.extreme_share * c.agent_max + 1e-9:
+        return "REO"
+    if c.offers_exchanged < p.early_offers:
+        return "AEO"
+    if c.stance == "greedy":
+        return "RNC"
+    if c.last_own_concession >= p.large and c.stance in ("neutral", "generous") and concession < p.significant:
+        return "CSC"
+    if c.stance == "neutral":
+        return "NCR"
+    if c.stance == "generous" and concession >= p.significant:
+        return "RC"
+    if c.offers_exchanged < p.lic_offers and c.agent_offers >= 1 and not c.agent_conceded and c.fairness == "fair":
+        return "LIC"
+    if has and c.partner_offer_sp is not None and c.partner_offer_sp > c.partner_offer_sa:
+        return "MGF"
+    return "LGR"
+
+
+def rank_by_tactic(tactic: str, cands, c: TacticContext) -> list[int]:
+    """Candidate positions ordered best first by the tactic's "How"; ties keep list order."""
+    prev = c.prev_own
+
+    def key(k):
+        s = cands[k]
+        if tactic in ("AEO", "REO"):  # highly self-favourable
+            return (-s.s_a, -s.s_p)
+        if tactic in ("NCR", "RNC"):  # hold position
+            return (abs(s.s_a - prev), -s.s_a)
+        if tactic == "LIC":  # significant concession: what the partner values most
+            return (-s.s_p, -s.s_a)
+        if tactic == "CSC":  # a smaller concession than the last one
+            target = max(1.0, c.last_own_concession / 2)
+            return (abs((prev - s.s_a) - target), -s.s_a)
+        if tactic == "RC":  # concede about as much as the partner did
+            target = max(1.0, -c.stance_delta)
+            return (abs((prev - s.s_a) - target), -s.s_a)
+        if tactic == "MGF":  # mutual benefit, emphasising fairness
+            return (abs(s.s_a - s.s_p), -(s.s_a + s.s_p))
+        return (-(s.s_a + s.s_p), -s.s_a)  # LGR: trade for joint gain
+
+    return sorted(range(len(cands)), key=lambda k: (key(k), k))
+
+
+def sa_scores(order: list[int]) -> list[float]:
+    """Min-max normalized rank score (max - r) / (max - min); a lone candidate scores 1."""
+    n = len(order)
+    out = [0.0] * n
+    for r, k in enumerate(order):
+        out[k] = 1.0 if n == 1 else (n - 1 - r) / (n - 1)
+    return out
+
+
+def ideal_reachable(space, partner_floor: float, min_own: float):
+    """The agent's ideal reachable outcome: the highest agent score among outcomes
+    that give the partner (IPP) at least ``partner_floor`` (its score in its own latest
+    offer -- what it has shown it would take)."""
+    best = None
+    for i in range(len(space.s_a)):
+        if space.s_p[i] >= partner_floor - 1e-9 and space.s_a[i] >= min_own - 1e-9:
+            k = (space.s_a[i], space.s_p[i], -i)
+            if best is None or k > best[0]:
+                best = (k, i)
+    if best is None:  # nothing reachable: the partner's best outcome
+        i = max(range(len(space.s_p)), key=lambda j: (space.s_p[j], space.s_a[j], -j))
+        return space.s_a[i], space.s_p[i]
+    return space.s_a[best[1]], space.s_p[best[1]]
+
+
+def pap(cands, space, ideal, w: float) -> list[tuple[float, float, float]]:
+    """(PAP, TS, SI) per candidate from the virtual partner.
+
+    TS = S_p / max S_p (IPP); SI = 1 - dist((S_a, S_p), ideal) / diag with diag the
+    diagonal of the score box (max S_a, max S_p)."""
+    max_a, max_p = max(space.s_a), max(space.s_p)
+    diag = math.hypot(max_a, max_p) or 1.0
+    out = []
+    for s in cands:
+        ts = s.s_p / max_p if max_p > 0 else 0.0
+        si = 1.0 - math.hypot(s.s_a - ideal[0], s.s_p - ideal[1]) / diag
+        out.append((w * ts + (1 - w) * si, ts, si))
+    return out
+
+
+def final_scores(paps, sas, alpha: float, beta: float) -> list[float]:
+    return [alpha * p[0] + beta * s for p, s in zip(paps, sas)]

@@ -1,0 +1,212 @@
+"""The partners ASTRA was tested against, and the agent without ASTRA.
+
+Every partner scores outcomes with its own values only (it does not model the
+agent), greets on its first turn, answers a preference question truthfully through
+the ``astra.answer`` task (the mock may answer unclearly), and otherwise accepts or
+counter-offers.  Offers are chosen from the domain's outcome space by a target
+("aspiration") level on the partner's own score:
+
+    offer = the outcome with the lowest own score >= target; ties: the one giving
+            the other side the most integer units, then enumeration order
+
+| partner | opening target | concession | accepts an agent offer when own score >= | passage |
+|---|---|---|---|---|
+| ``base`` | ``open_share`` (0.85) x max | ``step`` (1 point) every ``concede_every`` (2) own offers, down to ``floor_share`` (0.5) x max; never states the same one-sided offer (own score >= 0.75 x max) more than twice in a row -- the third time its target drops below that offer | its current target; after the deadline notice, its floor | Table 1 "Partner-Base" (maximizes its score, opens aggressively, concedes slowly) |
+| ``greedy`` | max | 1 point every 3 offers, floor 0.75 x max | its target; after the deadline notice 0.6 x max | Table 1 "Partner-Greedy" |
+| ``fair`` | 0.5 x max (its perceived fair split), never moves | none | 0.5 x max - 1 | Table 1 "Partner-Fair" ("strictly adhering to their perceived fair deal") |
+| ``boulware`` | max | time-based aspiration ``u(t) = u_max - (u_max - u_res) * t**e``, ``t = (round-1)/(round_limit-1)``, ``e = 4`` (NegMAS "boulware"; Faratin's beta = 1/e) | ``u(t)`` (accept if the offer is at least its current aspiration) | BOA / time-dependent tactics (Faratin et al. 1998) |
+| ``conceder`` | max | the same with ``e = 0.25`` | ``u(t)`` | idem |
+
+``u_res`` is the domain's BATNA.  The partners with personality (base, greedy, fair)
+say which item matters most to them with their first offer; the time-based ones do
+not talk about preferences.  None of them walks away.
+
+The agent without ASTRA (:class:`NoAstraAgent`) keeps every module of the ASTRA
+agent (asking, preference updater, consistency checker, accept and walk-away rules)
+and replaces stages 1-3 by a fixed heuristic: its first offer is the best outcome for
+itself that leaves the partner (IPP) at least the LP floor; each later offer targets
+``step`` (2) points less for itself, down to ``floor_share`` (0.5) of its maximum, and
+among outcomes at or below the target takes the one with the highest agent score,
+then the highest partner score under the IPP.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Optional
+
+import attrs
+
+from mockllm import astra as lang
+from policies.astra import AstraAgent, speak
+from policies.lp import Space
+from simcore.protocols.alternating import Action, Observation
+
+
+@attrs.frozen
+class PartnerParams:
+    kind: str = "base"
+    open_share: float = 0.85
+    step: float = 1.0
+    concede_every: int = 2
+    floor_share: float = 0.5
+    deadline_share: Optional[float] = None  # acceptance level after the deadline notice (None: floor)
+    repeat_limit: Optional[int] = 2  # one-sided offers repeated at most this many times
+    one_sided_share: float = 0.75
+    fixed: bool = False  # the fair partner
+    accept_slack: float = 0.0
+    exponent: Optional[float] = None  # time-based partners
+    mention: bool = True
+
+
+PARTNER_PARAMS = {
+    "base": PartnerParams("base"),
+    "greedy": PartnerParams("greedy", open_share=1.0, step=1.0, concede_every=3, floor_share=0.75,
+                            deadline_share=0.6, repeat_limit=None),
+    "fair": PartnerParams("fair", open_share=0.5, step=0.0, floor_share=0.5, repeat_limit=None, fixed=True,
+                          accept_slack=1.0),
+    "boulware": PartnerParams("boulware", open_share=1.0, exponent=4.0, repeat_limit=None, mention=False),
+    "conceder": PartnerParams("conceder", open_share=1.0, exponent=0.25, repeat_limit=None, mention=False),
+}
+
+
+class Partner:
+    """A rule-based partner (see the module docstring for the rules)."""
+
+    role = "partner"
+
+    def __init__(self, domain, values, client, rng, params: PartnerParams = PartnerParams()):
+        self.domain, self.values, self.client, self.rng, self.p = domain, values, client, rng, params
+        self.order = domain.order_of(values)
+        self.scores = Space.cached(domain, values, values).s_p
+        self.max = max(self.scores)
+        self.min_res = float(domain.batna)
+        self.target = params.open_share * self.max
+        self.my_offers: list[tuple] = []
+        self.greeted = False
+        self._ranked = None
+
+    # --- targets -----------------------------------------------------------
+    def aspiration(self, obs: Observation) -> float:
+        p = self.p
+        if p.exponent is not None:
+            t = 0.0 if obs.round_limit <= 1 else (obs.round - 1) / (obs.round_limit - 1)
+            return self.max - (self.max - self.min_res) * (min(1.0, max(0.0, t)) ** p.exponent)
+        return self.target
+
+    def accept_level(self, obs: Observation) -> float:
+        p = self.p
+        if p.exponent is not None:
+            return self.aspiration(obs)
+        if p.fixed:
+            return p.open_share * self.max - p.accept_slack
+        if obs.deadline_warned:
+            return (p.deadline_share if p.deadline_share is not None else p.floor_share) * self.max
+        return self.target - p.accept_slack
+
+    def pick(self, target: float) -> tuple:
+        """Lowest own score >= target; ties: most units to the agent, then enumeration order."""
+        d = self.domain
+        if self._ranked is None:
+            given = [sum(x for issue, x in zip(d.issues, o) if issue.kind == "integer") for o in d.outcomes]
+            order = sorted(range(len(d.outcomes)), key=lambda i: (self.scores[i], -given[i], i))
+            self._ranked = ([self.scores[i] for i in order], [d.outcomes[i] for i in order])
+        scores, outs = self._ranked
+        k = bisect.bisect_left(scores, target - 1e-9)
+        if k >= len(outs):  # target above everything: the own best outcome
+            return d.outcomes[max(range(len(self.scores)), key=lambda i: (self.scores[i], -i))]
+        return outs[k]
+
+    def _concede(self) -> None:
+        p = self.p
+        if p.fixed or p.exponent is not None:
+            return
+        n = len(self.my_offers)
+        if n and n % p.concede_every == 0:
+            self.target = max(p.floor_share * self.max, self.target - p.step)
+
+    # --- the turn ------------------------------------------------------------
+    def act(self, obs: Observation) -> Action:
+        d = self.domain
+        if not self.greeted:
+            self.greeted = True
+            text, _ = speak(self.client, self.rng, "partner", "greet")
+            return Action("talk", text, None, {"mode": "greet"})
+        last = obs.last("agent")
+        if last is not None and last.kind == "talk" and "priority?" in last.text:
+            question = "lowest" if "lowest" in last.text else "highest"
+            text = self.client.ask(lang.ANSWER, self.rng,
+                                   fallback=lambda: lang.ANSWER.render(question, list(self.order)),
+                                   question=question, order=list(self.order))
+            return Action("talk", text, None, {"mode": "answer", "question": question})
+        table = obs.table
+        if table is not None and table.speaker == "agent":
+            own = d.score(self.values, table.offer, "partner")
+            level = self.accept_level(obs)
+            if own >= level - 1e-9:
+                text, _ = speak(self.client, self.rng, "partner", "accept")
+                return Action("accept", text, None, {"mode": "accept", "own_score": own, "level": level})
+        target = self.aspiration(obs)
+        offer = self.pick(target)
+        if self.p.repeat_limit is not None and len(self.my_offers) >= self.p.repeat_limit:
+            recent = self.my_offers[-self.p.repeat_limit:]
+            own = d.score(self.values, offer, "partner")
+            if all(o == offer for o in recent) and own >= self.p.one_sided_share * self.max - 1e-9:
+                self.target = max(self.p.floor_share * self.max, own - self.p.step)
+                if self.target < own - 1e-9:
+                    offer = self.pick_below(own)
+        self.my_offers.append(offer)
+        self._concede()
+        mention = self.order[0] if self.p.mention and len(self.my_offers) == 1 else None
+        stated = d.state_offer(offer, "partner")
+        text, stated_back = speak(self.client, self.rng, "partner", "offer", stated, None, mention)
+        return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)})
+
+    def pick_below(self, own: float) -> tuple:
+        """The best outcome for itself strictly below ``own`` (not below its floor)."""
+        d = self.domain
+        floor = self.p.floor_share * self.max
+        best, best_key = None, None
+        for i, o in enumerate(d.outcomes):
+            s = self.scores[i]
+            if s >= own - 1e-9 or s < floor - 1e-9:
+                continue
+            key = (-s, i)
+            if best_key is None or key < best_key:
+                best, best_key = o, key
+        return best if best is not None else self.pick(self.target)
+
+
+class NoAstraAgent(AstraAgent):
+    """The agent without ASTRA: same modules, fixed-heuristic offers (module docstring)."""
+
+    uses_astra = False
+
+    def __init__(self, domain, client, rng, params=None, values=None, step: float = 2.0,
+                 floor_share: float = 0.5):
+        from policies.astra import AgentParams
+
+        super().__init__(domain, client, rng, params or AgentParams(), values)
+        self.step, self.floor_share = step, floor_share
+
+    def _stage(self, obs: Observation, notes: dict) -> dict:
+        d = self.domain
+        space = self.space()
+        feas = [i for i in range(len(space.s_a)) if space.s_p[i] >= d.min_partner - 1e-9
+                and space.s_a[i] >= d.min_own - 1e-9]
+        if self.my_offers:
+            target = max(self.floor_share * self.max_own, self.sa(self.my_offers[-1]) - self.step)
+        else:
+            target = self.max_own
+        pool = [i for i in feas if space.s_a[i] <= target + 1e-9] or feas
+        i = max(pool, key=lambda k: (space.s_a[k], space.s_p[k], -k))
+        trace = {"heuristic": "fixed concession", "target": target, "chosen": list(space.outcomes[i])}
+        return {"chosen": space.outcomes[i], "chosen_sa": space.s_a[i], "tactic": None, "trace": trace,
+                "trace_line": f"[no ASTRA] target {target:g} -> ({space.s_a[i]:g}: "
+                              f"{d.describe_outcome(space.outcomes[i])})"}
+
+
+def make_partner(kind: str, domain, values, client, rng, **overrides) -> Partner:
+    params = attrs.evolve(PARTNER_PARAMS[kind], **overrides)
+    return Partner(domain, values, client, rng, params)
+

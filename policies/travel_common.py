@@ -1,0 +1,126 @@
+"""Intents and helpers shared by the travel-voting policies (MIND and Base).
+
+Intents are what a policy decides; the protocol turns them into public votes and
+the language layer into words.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import attrs
+
+from scenarios.travel import Item
+
+STRATEGIES = ("accept", "yield", "compromise", "push")
+ACTIONS = ("KEEP", "UPDATE", "COMPROMISE")
+
+
+@attrs.frozen
+class Me:
+    """What an agent knows privately about the item under negotiation."""
+
+    item: Item
+    value: str
+    w: int = attrs.field(validator=[attrs.validators.ge(1), attrs.validators.le(10)])
+
+
+@attrs.frozen
+class Vote:
+    vote: str = attrs.field(validator=attrs.validators.in_(("AGREE", "DISAGREE")))
+    strategy: str = attrs.field(validator=attrs.validators.in_(STRATEGIES))
+    revised_value: str | None = None
+    reason: str = "none"
+    guessed_w: int | None = None  # the appraisal behind the vote (None: no appraisal made)
+
+    def __attrs_post_init__(self):
+        if (self.vote == "DISAGREE") != (self.revised_value is not None):
+            raise ValueError("a DISAGREE vote carries a revised value and an AGREE vote none")
+
+
+@attrs.frozen
+class Dissent:
+    """One DISAGREE as the proposer sees it: the public revised value and the
+    willingness read from the dissenter's words (None if not read / no cue)."""
+
+    voter: int
+    revised_value: str
+    guessed_w: int | None = None
+
+
+@attrs.frozen
+class Update:
+    action: str = attrs.field(validator=attrs.validators.in_(ACTIONS))
+    value: str
+    reason: str = "none"
+
+
+def middle_ground(item: Item, proposal: str, own: str) -> str:
+    """A value between ``proposal`` and ``own``.
+
+    Ordinal item, both values on its scale: the option halfway between them, rounded
+    towards ``own`` (so adjacent options give ``own``).  Otherwise: the item's
+    "no preference" option when it has one and neither value is it; else ``own``.
+    """
+    if item.ordinal and proposal in item.scale and own in item.scale:
+        i, j = item.scale.index(proposal), item.scale.index(own)
+        k = (i + j) // 2 if j < i else -((-(i + j)) // 2)  # halfway, rounded towards own
+        return item.scale[k]
+    if item.flexible is not None and item.flexible not in (proposal, own):
+        return item.flexible
+    return own
+
+
+def group_middle(item: Item, current: str, values: Sequence[str]) -> str:
+    """A middle ground between the current proposal and the dissenters' values.
+
+    Ordinal item with every value on its scale: the median option of the current
+    proposal and the dissenters' values; with an even count, of the two middle options
+    the one nearer the dissenters' mean position (ties: the lower), so a compromise
+    moves towards the dissent.  Otherwise the "no preference" option when the item
+    has one and it is not the current proposal; else the most frequent dissenting
+    value (ties: first voiced).
+    """
+    pool = [current, *values]
+    if item.ordinal and all(v in item.scale for v in pool):
+        idx = sorted(item.scale.index(v) for v in pool)
+        m = len(idx) // 2
+        if len(idx) % 2:
+            return item.scale[idx[m]]
+        mean = sum(item.scale.index(v) for v in values) / len(values)
+        lo, hi = idx[m - 1], idx[m]
+        return item.scale[hi if abs(hi - mean) < abs(lo - mean) else lo]
+    if item.flexible is not None and item.flexible != current:
+        return item.flexible
+    return plurality(values)[0]
+
+
+def plurality(values: Sequence[str]) -> tuple[str, int]:
+    """Most frequent value and its count; ties go to the value voiced first."""
+    counts: dict[str, int] = {}
+    for v in values:
+        counts[v] = counts.get(v, 0) + 1
+    best = max(counts.values())
+    for v in values:
+        if counts[v] == best:
+            return v, best
+    raise ValueError("plurality of no values")
+
+
+def fallback_value(values: Sequence[str], ws: Sequence[int]) -> tuple[str, int]:
+    """MIND's fallback: the value of the agent with the highest w.
+
+    Tie-break among agents sharing the highest w: the value most of them hold; then the
+    value most agents of the whole group hold; then the lowest agent index.  Returns
+    (value, index of the agent whose value it is).
+    """
+    top = max(ws)
+    tied = [i for i, w in enumerate(ws) if w == top]
+    if len({values[i] for i in tied}) == 1:
+        return values[tied[0]], tied[0]
+
+    def key(i):
+        return (-sum(values[j] == values[i] for j in tied), -sum(v == values[i] for v in values), i)
+
+    best = min(tied, key=key)
+    return values[best], best

@@ -1,0 +1,228 @@
+"""The MIND negotiation protocol: item by item, proposer and voters, majority vote.
+
+For each negotiated item (MIND Algorithm 1):
+
+1. Phase 1 -- every agent proposes its own value for every negotiated item in one
+   message (MIND's global initial proposal, Table B6).  For each item the current
+   proposal is the proposal of a randomly picked agent, the *proposer* (the pick is
+   made by the caller, so variants can share it); in round 1 voters read the
+   proposer's Phase-1 line about the item.
+2. Up to ``max_rounds`` rounds (3).  In each, every other agent (a voter) reads the
+   proposer's latest message if its policy appraises (the guess comes from the
+   words only), decides a :class:`~policies.travel_common.Vote`, and says it.
+   Consensus when more than half of the voters AGREE (1 of 2 is not enough).  A
+   voter's policy also sees the value it offered in the previous round, so it can
+   accept a proposer who adopted it.
+3. Between rounds the proposer reads the dissenters' messages (if its policy
+   appraises), decides an :class:`~policies.travel_common.Update`, and says it.
+4. No consensus after the last round: fallback to the value of the agent with the
+   highest willingness (:func:`~policies.travel_common.fallback_value`).
+
+The protocol owns no randomness: the caller passes the proposer index and a
+generator for the language layer's call seeds.  It checks every move: votes, revised
+values and updates must name options of the item, else :class:`IllegalMove`.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import attrs
+import numpy as np
+
+from mockllm.client import ModelClient
+from mockllm.travel import PROPOSE, READ, SPEAK
+from policies.travel_common import Dissent, Me, fallback_value
+from scenarios.travel import Group, Item, item as get_item
+from simcore.errors import IllegalMove
+from simcore.transcript import Event
+
+
+@attrs.frozen
+class Appraisal:
+    reader: int
+    speaker: int
+    true_w: int
+    guessed_w: int | None
+    phase: str  # "2a" (voter reads proposer) or "3" (proposer reads dissenter)
+
+
+@attrs.frozen
+class ItemOutcome:
+    item: str
+    values: tuple[str, ...] = attrs.field(converter=tuple)
+    ws: tuple[int, ...] = attrs.field(converter=tuple)
+    proposer: int
+    final: str
+    consensus: bool
+    rounds: int
+    appraisals: tuple[Appraisal, ...] = attrs.field(converter=tuple)
+    moves: int = 0            # proposer Phase-3 turns and voter turns from round 2 on
+    justified_moves: int = 0  # of those, how many gave a reason that fits the move
+
+
+#: reasons that justify giving ground, and reasons that justify holding a position
+CHANGE_REASONS = ("urgency", "majority", "signal", "balance", "indifferent")
+HOLD_REASONS = ("defend", "preference", "balance")
+
+
+def _fits(changed: bool, reason: str) -> bool:
+    return reason in (CHANGE_REASONS if changed else HOLD_REASONS)
+
+
+class _Log:
+    def __init__(self, run: str):
+        self.run = run
+        self.events: list[Event] = []
+
+    def add(self, **kw) -> None:
+        self.events.append(Event(run=self.run, seq=len(self.events), **kw))
+
+
+def _say(client: ModelClient, rng, policy, me: Me, act: str, value: str, reason: str) -> str:
+    w = me.w if policy.tone else None
+    fallback_text = f'{act}: "{value}"'
+    return client.ask(SPEAK, rng, fallback=lambda: fallback_text, act=act, item=me.item.label, value=value,
+                      willingness=w, reason=reason)
+
+
+def _read(client: ModelClient, rng, text: str, item: str | None = None) -> int | None:
+    cue = client.ask(READ, rng, fallback=lambda: None, message=text, item=item)
+    return None if cue is None else cue.willingness
+
+
+def _check_value(item: Item, value: str, who: str) -> None:
+    if value not in item.options:
+        raise IllegalMove(f"{who} named {value!r}, not an option of {item.key} "
+                          f"({', '.join(item.options)})")
+
+
+def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: int, client: ModelClient,
+                   rng: np.random.Generator, log: _Log, opening: Sequence[str], *,
+                   max_rounds: int = 3) -> ItemOutcome:
+    """Negotiate one item; ``policies[i]`` decides for member ``i``; ``opening[i]`` is
+    member i's Phase-1 message."""
+    item = get_item(item_key)
+    n = group.size
+    mes = [Me(item, m.pref(item_key).value, m.pref(item_key).w) for m in group.members]
+    values = tuple(me.value for me in mes)
+    ws = tuple(me.w for me in mes)
+    who = [m.id for m in group.members]
+    appraisals: list[Appraisal] = []
+    moves = justified = 0
+
+    current, proposer_text = values[proposer], opening[proposer]
+    read_item: str | None = item.label  # round 1 reads the proposer's Phase-1 line about the item
+    log.add(speaker="protocol", phase="1-pick", round=0, item=item_key,
+            intent={"proposer": who[proposer], "proposal": current},
+            hidden={"w": list(ws), "values": list(values)})
+    voters = [i for i in range(n) if i != proposer]
+    last_offer: dict[int, str | None] = {i: None for i in voters}
+    for rnd in range(1, max_rounds + 1):
+        votes = {}
+        vote_texts = {}
+        for i in voters:
+            pol = policies[i]
+            guess = _read(client, rng, proposer_text, read_item) if pol.appraisal else None
+            if pol.appraisal:
+                appraisals.append(Appraisal(i, proposer, ws[proposer], guess, "2a"))
+            v = pol.vote(mes[i], current, guess, last_offer[i])
+            if v.vote == "DISAGREE":
+                _check_value(item, v.revised_value, who[i])
+            if rnd > 1:
+                moves += 1
+                justified += _fits(v.strategy == "yield", v.reason)
+            last_offer[i] = v.revised_value
+            act = "agree" if v.vote == "AGREE" else "disagree"
+            text = _say(client, rng, pol, mes[i], act, current if v.vote == "AGREE" else v.revised_value, v.reason)
+            votes[i], vote_texts[i] = v, text
+            log.add(speaker=who[i], phase="2-vote", round=rnd, item=item_key,
+                    intent={"vote": v.vote, "revised_value": v.revised_value}, text=text,
+                    hidden={"w": mes[i].w, "own_value": mes[i].value, "guessed_w": guess,
+                            "strategy": v.strategy})
+        agrees = sum(v.vote == "AGREE" for v in votes.values())
+        if agrees * 2 > len(voters):
+            log.add(speaker="protocol", phase="result", round=rnd, item=item_key,
+                    intent={"outcome": "consensus", "value": current, "agree": agrees, "voters": len(voters)})
+            return ItemOutcome(item_key, values, ws, proposer, current, True, rnd, appraisals, moves, justified)
+        if rnd == max_rounds:
+            break
+        # Phase 3: the proposer updates
+        pol = policies[proposer]
+        dissents = []
+        for i in voters:
+            if votes[i].vote == "DISAGREE":
+                g = _read(client, rng, vote_texts[i]) if pol.appraisal else None
+                if pol.appraisal:
+                    appraisals.append(Appraisal(proposer, i, ws[i], g, "3"))
+                dissents.append(Dissent(i, votes[i].revised_value, g))
+        up = pol.update(mes[proposer], current, dissents, len(voters))
+        _check_value(item, up.value, who[proposer])
+        moves += 1
+        justified += _fits(up.value != current, up.reason)
+        act = {"KEEP": "keep", "UPDATE": "update", "COMPROMISE": "compromise"}[up.action]
+        proposer_text = _say(client, rng, pol, mes[proposer], act, up.value, up.reason)
+        read_item = None
+        log.add(speaker=who[proposer], phase="3-update", round=rnd, item=item_key,
+                intent={"action": up.action, "value": up.value}, text=proposer_text,
+                hidden={"w": mes[proposer].w, "own_value": mes[proposer].value,
+                        "dissent": f"{len(dissents)} of {len(voters)}",
+                        "read_dissent_w": [d.guessed_w for d in dissents]})
+        current = up.value
+    final, holder = fallback_value(values, ws)
+    log.add(speaker="protocol", phase="fallback", round=max_rounds, item=item_key,
+            intent={"outcome": "fallback", "value": final, "holder": who[holder], "last_proposal": current})
+    return ItemOutcome(item_key, values, ws, proposer, final, False, max_rounds, appraisals, moves, justified)
+
+
+@attrs.frozen
+class GroupOutcome:
+    group: str
+    size: int
+    variant: str
+    items: tuple[ItemOutcome, ...] = attrs.field(converter=tuple)
+    events: tuple[Event, ...] = attrs.field(converter=tuple)
+    fallbacks: int = 0
+
+
+def negotiate_group(group: Group, policy, proposers: Sequence[int], client: ModelClient,
+                    rng: np.random.Generator, run: str, *, max_rounds: int = 3) -> GroupOutcome:
+    """Every negotiated item of ``group`` with one policy for all members."""
+    if len(proposers) != len(group.items):
+        raise ValueError("one proposer index per negotiated item")
+    log = _Log(run)
+    pols = [policy] * group.size
+    opening = []
+    for m in group.members:  # Phase 1: one global proposal per agent
+        entries = [{"item": get_item(k).label, "value": m.pref(k).value,
+                    "willingness": m.pref(k).w if policy.tone else None} for k in group.items]
+        text = client.ask(PROPOSE, rng, fallback=lambda: "\n".join(f'- For the {e["item"]}, I propose "{e["value"]}".'
+                                                                  for e in entries),
+                          items=entries, reason="preference")
+        opening.append(text)
+        log.add(speaker=m.id, phase="1-propose", round=0, item=None,
+                intent={"proposals": {k: m.pref(k).value for k in group.items}}, text=text,
+                hidden={"w": {k: m.pref(k).w for k in group.items}})
+    outcomes = [negotiate_item(group, key, pols, p, client, rng, log, opening, max_rounds=max_rounds)
+                for key, p in zip(group.items, proposers)]
+    return GroupOutcome(group.id, group.size, policy.name, outcomes, log.events, client.stats.fallbacks)
+
+
+class TravelVoteProtocol:
+    """Registry object for the protocol; provides the conformance run."""
+
+    id = "travel-vote-v1"
+
+    def conformance_run(self, policy_id: str, seed: int) -> list[Event]:
+        from mockllm.mock import MockBackend
+        from scenarios.travel import generate_group
+        from simcore.registry import make
+        from simcore.seeding import generator
+
+        policy = make("policy", policy_id)
+        rng = generator(seed, "conformance", policy_id)
+        group = generate_group("conf", 3, rng)
+        proposers = [int(rng.integers(group.size)) for _ in group.items]
+        out = negotiate_group(group, policy, proposers, ModelClient(MockBackend()), rng,
+                              f"mind/conformance/{policy_id}")
+        return list(out.events)
