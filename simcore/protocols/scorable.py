@@ -153,7 +153,7 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
                             signals if estimator == "proposed" else (), settings.floor)
                 shared[n] = post.estimate()
                 if detail:
-                    est_note["top"] = [[space.describe(r, s, names), round(p, 4)] for r, s, p in post.top(settings.top_k)]
+                    est_note["top"] = [[space.describe(r, s, names), float(f"{p:.3g}")] for r, s, p in post.top(settings.top_k)]
             else:
                 table, _ok = pe_estimate(client, game, n, proposed[n], heard[n], rng)
                 shared[n] = table

@@ -1,0 +1,169 @@
+"""The exact Bayesian opponent model: the seed's hypothesis-space size, a posterior
+worked by hand on a 2-issue toy game, and properties of the update."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from policies import bayes
+from policies.bayes import Posterior, Signal, hypothesis_space, signal_lik
+
+SEED_SHAPE = (3, 3, 4, 4, 5)
+
+
+def test_seed_hypothesis_space_size():
+    # Appendix B.2: 5! = 120 weight hypotheses x 3*3*4*4*5 = 720 shape patterns.
+    sp = hypothesis_space(SEED_SHAPE)
+    assert (sp.n_rankings, sp.n_shapes, sp.size) == (120, 720, 86_400)
+    assert np.allclose(sp.W.sum(axis=1), 1.0)
+    assert sorted(np.round(sp.W[0] * 15).astype(int)) == [1, 2, 3, 4, 5]
+
+
+def test_triangular_shapes():
+    v = bayes.shape_values(4)
+    assert np.allclose(v[0], [1, 2 / 3, 1 / 3, 0])      # downhill
+    assert np.allclose(v[3], [0, 1 / 3, 2 / 3, 1])      # uphill
+    assert np.allclose(v[1], [0.5, 1, 0.5, 0])
+    assert v.min() == 0 and v.max() == 1
+
+
+def _toy_hypotheses():
+    """Brute-force list of the toy space (2 issues, 2 options each): (wA, wB, peakA, peakB)."""
+    out = []
+    for ranks in itertools.permutations((1, 2)):
+        w = [r / 3 for r in ranks]
+        for pa, pb in itertools.product(range(2), range(2)):
+            out.append((w[0], w[1], pa, pb))
+    return out
+
+
+def test_hand_checked_posterior_on_a_toy_game():
+    sp = hypothesis_space((2, 2))
+    assert sp.size == 8
+    post = Posterior(sp)
+    # "Issue A matters" with no floor: P = w_A, so A-first rankings get 2/3 of the mass.
+    post.update(signals=[Signal("issue", "point", ((0, -1),), "prefer")], floor=0.0)
+    p = post.probs()
+    a_first = int(np.argmax(sp.W[:, 0]))
+    assert np.allclose(p[a_first], 1 / 6) and np.allclose(p[1 - a_first], 1 / 12)
+    # Then the deal (A1, B1) at target 1 with sigma 0.5: weight exp(-(U-1)^2/(2*0.25)).
+    post.update(deal=(0, 0), target=1.0, sigma=0.5)
+    by_hand = []
+    for wa, wb, pa, pb in _toy_hypotheses():
+        u = wa * (pa == 0) + wb * (pb == 0)
+        by_hand.append(wa * math.exp(-((u - 1.0) ** 2) / 0.5))
+    by_hand = np.array(by_hand) / sum(by_hand)
+    assert np.allclose(post.probs().ravel(), by_hand)
+    # estimate: 100 * E[w_m v_m(o)], checked by brute force
+    est = post.estimate()
+    for m in range(2):
+        for o in range(2):
+            want = sum(pr * (h[m]) * (h[2 + m] == o) for pr, h in zip(by_hand, _toy_hypotheses()))
+            assert est[m][o] == pytest.approx(100 * want)
+
+
+def test_a_uniquely_explained_observation_concentrates_mass():
+    sp = hypothesis_space((2, 2))
+    post = Posterior(sp)
+    # U((A1, B2)) = 2/3 only for (A first, peaks A1 B1) and (B first, peaks A2 B2);
+    # "prefer A1" (no floor) rules out peak A2, leaving one hypothesis.
+    post.update(deal=(0, 1), target=2 / 3, sigma=0.01,
+                signals=[Signal("option", "point", ((0, 0),), "prefer")], floor=0.0)
+    r, s, p = post.top(1)[0]
+    assert p > 0.999
+    assert sp.W[r, 0] > sp.W[r, 1] and tuple(sp.shape_choice[:, s]) == (0, 0)
+
+
+def _families(sp, m_count):
+    """Every family of complementary signals: a list of lists of Signals."""
+    fams = []
+    for stance in ("prefer", "oppose"):
+        fams.append([Signal("issue", "point", ((m, -1),), stance) for m in range(m_count)])
+        for m, k in enumerate(sp.option_counts):
+            fams.append([Signal("option", "point", ((m, o),), stance) for o in range(k)])
+    for x, y in itertools.combinations(range(m_count), 2):
+        fams.append([Signal("issue", "comparison", ((x, -1), (y, -1)), "prefer"),
+                     Signal("issue", "comparison", ((y, -1), (x, -1)), "prefer")])
+        fams.append([Signal("issue", "comparison", ((x, -1), (y, -1)), "prefer"),
+                     Signal("issue", "comparison", ((x, -1), (y, -1)), "oppose")])
+    fams.append([Signal("option", "comparison", ((0, 0), (1, 1)), "prefer"),
+                 Signal("option", "comparison", ((0, 0), (1, 1)), "oppose")])
+    fams.append([Signal("option", "comparison", ((0, 0), (0, 1)), "prefer"),
+                 Signal("option", "comparison", ((0, 1), (0, 0)), "prefer")])
+    return fams
+
+
+@pytest.mark.parametrize("floor", [0.0, 0.05, 0.3])
+def test_luce_likelihoods_of_complementary_signals_sum_to_one(floor):
+    sp = hypothesis_space((3, 2, 4))
+    shape = (sp.n_rankings, sp.n_shapes)
+    for fam in _families(sp, 3):
+        total = sum(np.broadcast_to(signal_lik(sp, s, floor), shape) for s in fam)
+        assert np.allclose(total, 1.0), fam[0]
+        for s in fam:
+            lik = signal_lik(sp, s, floor)
+            assert lik.min() >= floor / len(fam) - 1e-12
+
+
+def test_preferring_an_issue_raises_its_estimated_weight():
+    sp = hypothesis_space(SEED_SHAPE)
+    post = Posterior(sp)
+    before = [e.max() - e.min() for e in post.estimate()]
+    for _ in range(3):
+        post.update(signals=[Signal("issue", "point", ((3, -1),), "prefer")])
+    after = [e.max() - e.min() for e in post.estimate()]
+    assert after[3] > before[3] and after[3] == max(after)
+
+
+signal_st = st.one_of(
+    st.builds(lambda m, stance: Signal("issue", "point", ((m, -1),), stance),
+              st.integers(0, 2), st.sampled_from(("prefer", "oppose"))),
+    st.builds(lambda m, o, stance: Signal("option", "point", ((m, o % (2, 3, 3)[m]),), stance),
+              st.integers(0, 2), st.integers(0, 2), st.sampled_from(("prefer", "oppose"))),
+    st.builds(lambda a, b, stance: Signal("issue", "comparison", ((a, -1), ((a + 1 + b) % 3, -1)), stance),
+              st.integers(0, 2), st.integers(0, 1), st.sampled_from(("prefer", "oppose"))),
+    st.builds(lambda ma, mb, stance: Signal("option", "comparison", ((ma, 0), (mb, 1)), stance),
+              st.integers(0, 2), st.integers(0, 2), st.sampled_from(("prefer", "oppose"))),
+)
+obs_st = st.tuples(
+    st.one_of(st.none(), st.tuples(st.integers(0, 1), st.integers(0, 2), st.integers(0, 2))),
+    st.floats(0, 1), st.sampled_from((0.05, 0.3, 1.0)), st.lists(signal_st, max_size=3),
+    st.sampled_from((0.0, 0.05)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(obs_st, min_size=1, max_size=12))
+def test_posterior_stays_a_distribution(observations):
+    sp = hypothesis_space((2, 3, 3))
+    post = Posterior(sp)
+    for deal, target, sigma, sigs, floor in observations:
+        post.update(deal=deal, target=target, sigma=sigma, signals=sigs, floor=floor)
+        p = post.probs()
+        assert np.all(np.isfinite(p)) and p.min() >= 0
+        assert p.sum() == pytest.approx(1.0)
+        est = post.estimate()
+        assert all(np.all((e >= -1e-9) & (e <= 100 + 1e-9)) for e in est)
+
+
+def test_resolve_signal():
+    names, counts = ["A", "B"], (3, 2)
+    assert bayes.resolve_signal(names, counts, {"entity": "option", "signal_type": "comparison",
+                                                "target": "A2, B1", "stance": "oppose"}) == \
+        Signal("option", "comparison", ((0, 1), (1, 0)), "oppose")
+    for bad in ({"entity": "option", "signal_type": "point", "target": "A4", "stance": "prefer"},
+                {"entity": "issue", "signal_type": "point", "target": "Z", "stance": "prefer"},
+                {"entity": "issue", "signal_type": "comparison", "target": "A", "stance": "prefer"},
+                {"entity": "issue", "signal_type": "point"}):
+        assert bayes.resolve_signal(names, counts, bad) is None
+
+
+def test_too_large_space_is_a_clear_error():
+    from simcore.errors import InputError
+
+    with pytest.raises(InputError, match="exceed the limit"):
+        hypothesis_space((5,) * 9)
