@@ -117,12 +117,11 @@ class SpeakTask(Task):
     def mock_answer(self, context, rng, options) -> str:
         offer = context.get("offer")
         if offer is not None:
-            offer = json.loads(json.dumps(offer))
             p = float(options.get("astra_overspecify", 0.0))
             names = [n for n in offer.get("other", {})]
             if p > 0 and names and rng.random() < p:
                 name = names[int(rng.integers(0, len(names)))]
-                offer["other"][name] += 1
+                offer = {**offer, "other": {**offer["other"], name: offer["other"][name] + 1}}
         return json.dumps({"utterance": self.render(context, offer), "offer": offer},
                           ensure_ascii=False, separators=(",", ":"))
 

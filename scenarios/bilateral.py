@@ -156,11 +156,13 @@ class Domain:
                 return i
         raise KeyError(name)
 
-    def describe_outcome(self, outcome, short: bool = True) -> str:
-        parts = []
-        for issue, x in zip(self.issues, outcome):
-            parts.append(f"{issue.name}={issue.label(x)}")
-        return " ".join(parts)
+    @functools.cached_property
+    def _labels(self) -> dict:
+        return {o: " ".join(f"{i.name}={i.label(x)}" for i, x in zip(self.issues, o)) for o in self.outcomes}
+
+    def describe_outcome(self, outcome) -> str:
+        """``food=3 water=2 firewood=0`` (the agent's units; shared values by name)."""
+        return self._labels[tuple(outcome)]
 
     # --- valuations from priority orders ------------------------------------
     def valuation_from_order(self, order, option_orders=None) -> Valuation:

@@ -1,0 +1,96 @@
+"""ASTRA metrics (Tables 1 and 4, section 5.2).
+
+Per episode (``episode_record``) and pooled over the episodes of one agent/partner
+pairing (``aggregate``):
+
+| metric | formula |
+|---|---|
+| ``agent_score_all`` / ``partner_score_all`` | mean final score over all episodes (no deal scores 0 by default) |
+| ``agent_score_agreed`` / ``partner_score_agreed`` | mean final score over episodes that ended in agreement (None if none did) |
+| ``joint_score_all`` / ``joint_score_agreed`` | mean of agent + partner score |
+| ``agreement_rate`` | agreements / episodes |
+| ``walk_away_rate`` | episodes ended by a walk-away / episodes |
+| ``pareto_optimal_share`` | agent offers that are Pareto-optimal under both sides' true values / all agent offers |
+| ``pareto_distance_mean`` | mean Euclidean distance, in (agent score, partner score) space, from each agent offer to the nearest Pareto-optimal outcome |
+| ``priority_match_rate`` | episodes whose final inferred partner priority order equals the partner's true order / episodes with an inferred order |
+| ``invalid_moves`` | offers the protocol rejected (over-specified units, unknown values), total |
+| ``fallbacks`` | model answers that could not be parsed twice and were replaced by the rule-based fallback, total |
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Mapping, Sequence
+
+
+@functools.lru_cache(maxsize=64)
+def _frontier_cached(points: tuple) -> tuple:
+    return frontier(points)
+
+
+def frontier(points: Sequence[tuple[float, float]]) -> tuple[tuple[float, float], ...]:
+    """The Pareto-optimal (agent, partner) score pairs among ``points``."""
+    pts = sorted(set((round(a, 9), round(p, 9)) for a, p in points), key=lambda x: (-x[0], -x[1]))
+    out, best_p = [], -math.inf
+    for a, p in pts:
+        if p > best_p + 1e-12:
+            out.append((a, p))
+            best_p = p
+    return tuple(out)
+
+
+def score_points(domain, agent_values, partner_values) -> tuple:
+    return tuple((domain.score(agent_values, o, "agent"), domain.score(partner_values, o, "partner"))
+                 for o in domain.outcomes)
+
+
+def pareto_stats(front: Sequence[tuple[float, float]], offers: Sequence[Sequence[float]]):
+    """(number Pareto-optimal, list of distances) for agent offers given as score pairs."""
+    opt, dists = 0, []
+    fset = set(front)
+    for a, p in offers:
+        key = (round(a, 9), round(p, 9))
+        if key in fset:
+            opt += 1
+            dists.append(0.0)
+            continue
+        dominated = any(fa >= a - 1e-9 and fp >= p - 1e-9 and (fa > a + 1e-9 or fp > p + 1e-9) for fa, fp in front)
+        if not dominated:
+            opt += 1
+        dists.append(0.0 if not dominated else min(math.hypot(a - fa, p - fp) for fa, fp in front))
+    return opt, dists
+
+
+def _mean(xs):
+    xs = list(xs)
+    return (sum(xs) / len(xs)) if xs else None
+
+
+def _r(x, nd=4):
+    return None if x is None else round(float(x), nd)
+
+
+def aggregate(records: Sequence[Mapping]) -> dict:
+    """Pool episode records (dicts from the study) into the metrics of one pairing."""
+    n = len(records)
+    agreed = [r for r in records if r["status"] == "agreement"]
+    offers = sum(r["agent_offers"] for r in records)
+    matched = [r["priority_match"] for r in records if r["priority_match"] is not None]
+    return {
+        "episodes": n,
+        "agent_score_all": _r(_mean(r["agent_score"] for r in records)),
+        "partner_score_all": _r(_mean(r["partner_score"] for r in records)),
+        "agent_score_agreed": _r(_mean(r["agent_score"] for r in agreed)),
+        "partner_score_agreed": _r(_mean(r["partner_score"] for r in agreed)),
+        "joint_score_all": _r(_mean(r["agent_score"] + r["partner_score"] for r in records)),
+        "joint_score_agreed": _r(_mean(r["agent_score"] + r["partner_score"] for r in agreed)),
+        "agreement_rate": _r(len(agreed) / n if n else None),
+        "walk_away_rate": _r(sum(1 for r in records if r["status"] == "walk_away") / n if n else None),
+        "pareto_optimal_share": _r(sum(r["pareto_optimal"] for r in records) / offers if offers else None),
+        "pareto_distance_mean": _r(sum(r["pareto_distance_sum"] for r in records) / offers if offers else None),
+        "priority_match_rate": _r(_mean(1.0 if m else 0.0 for m in matched)),
+        "mean_rounds": _r(_mean(r["rounds"] for r in records)),
+        "invalid_moves": int(sum(r["invalid_moves"] for r in records)),
+        "fallbacks": int(sum(r["fallbacks"] for r in records)),
+    }

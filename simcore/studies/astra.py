@@ -1,0 +1,417 @@
+"""The ASTRA study: the ASTRA agent (and the agent without ASTRA) against the partner
+agents on a bilateral domain, in the integrative / distributive / mixed setups
+(paper Tables 1 and 4).
+
+``simcore run astra`` prints the analogue of Table 1 (one row per agent/partner
+pairing, pooled over the chosen setups), a per-setup table, and with
+``--weights-sweep`` the analogue of Table 4 (the alpha/beta pairs of the paper against
+one partner).  ``metrics.json`` holds ``{"system": "astra", "seed": S, "results":
+{"<agent>__<partner>": {...}}, ...}``.
+
+Every episode's randomness comes from ``derive(seed, "astra", *job.key)`` and its
+children (one per episode: the mixed setup's partner draw, each side's model calls),
+so results do not depend on the worker count.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Sequence
+
+import attrs
+import click
+
+from simcore.cli_options import CommaChoice, common_options
+from simcore.errors import InputError
+from simcore.seeding import child, derive
+from simcore.study import Job, JobOutput, Summary, launch
+from simcore.tables import Table
+
+SYSTEM = "astra"
+AGENTS = {"astra": "astra-agent-v1", "no-astra": "no-astra-agent-v1"}
+PARTNERS = {"base": "base-partner-v1", "greedy": "greedy-partner-v1", "fair": "fair-partner-v1",
+            "boulware": "boulware-partner-v1", "conceder": "conceder-partner-v1"}
+SETUPS = ("integrative", "distributive", "mixed")
+WEIGHT_PAIRS = ((0.0, 1.0), (0.15, 0.85), (0.35, 0.65), (0.5, 0.5), (0.75, 0.25), (1.0, 0.0))  # Table 4
+PROTOCOL_ID = "alternating-offers-v1"
+
+REGISTRY = [
+    dict(kind="scenario", id="casino-v1", entry_point="scenarios.bilateral:load_domain",
+         kwargs={"path_or_id": "casino-v1"},
+         description="CaSiNo camping: food/water/firewood, 3 each, priorities 5/4/3",
+         meta={"system": SYSTEM, "describe": "scenarios.bilateral:describe"}),
+    dict(kind="scenario", id="research-allocation-v1", entry_point="scenarios.bilateral:load_domain",
+         kwargs={"path_or_id": "research-allocation-v1"},
+         description="research allocation (ASTRA Table 8): integer, categorical and binary issues",
+         meta={"system": SYSTEM, "describe": "scenarios.bilateral:describe"}),
+    dict(kind="protocol", id=PROTOCOL_ID, entry_point="simcore.studies.astra:AstraConformance",
+         description="alternating offers with accept / walk-away and a round limit",
+         meta={"system": SYSTEM}),
+    dict(kind="policy", id="astra-agent-v1", entry_point="policies.astra:AstraAgent",
+         description="the negotiation agent with ASTRA (stages 1-3, LP offers)",
+         meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "agent"}),
+    dict(kind="policy", id="no-astra-agent-v1", entry_point="policies.partners:NoAstraAgent",
+         description="the same agent with a fixed concession heuristic instead of ASTRA",
+         meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "agent"}),
+] + [
+    dict(kind="policy", id=pid, entry_point="policies.partners:make_partner", kwargs={"kind": name},
+         description=f"{name} partner", meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "partner"})
+    for name, pid in PARTNERS.items()
+]
+
+
+# ------------------------------------------------------------------ config
+def _tuple(x):
+    return tuple(x)
+
+
+@attrs.frozen
+class AstraConfig:
+    seed: int = 0
+    domain: str = "casino-v1"
+    setups: tuple = attrs.field(default=SETUPS, converter=_tuple)
+    partners: tuple = attrs.field(default=tuple(PARTNERS), converter=_tuple)
+    agents: tuple = attrs.field(default=tuple(AGENTS), converter=_tuple)
+    episodes: int = 100
+    alpha: float = 0.35
+    beta: float = 0.65
+    w: float = 0.75
+    top_n: int = 5
+    bound_span: int = 10
+    solver: str = "exact"
+    round_limit: int = 15
+    no_deal_payoff: str = "zero"
+    accept_rule: str = "paper"
+    backend: str = "mock-v1"
+    weights_sweep: bool = False
+    sweep_partner: str = "base"
+    keep_transcripts: bool = True
+
+
+def _wkey(alpha, beta) -> str:
+    return f"alpha={alpha:g},beta={beta:g}"
+
+
+# ------------------------------------------------------------------ one episode
+_FRONTS: dict = {}
+
+
+def _front(domain, pv):
+    from simcore.metrics.astra import frontier, score_points
+
+    key = (domain.id, domain.source, pv)
+    got = _FRONTS.get(key)
+    if got is None:
+        got = _FRONTS[key] = frontier(score_points(domain, domain.agent, pv))
+    return got
+
+
+def build_agent(kind: str, domain, client, rng, params):
+    from policies.astra import AstraAgent
+    from policies.partners import NoAstraAgent
+
+    return (AstraAgent if kind == "astra" else NoAstraAgent)(domain, client, rng, params)
+
+
+def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *, run_id: str,
+                 params=None, backend=None, round_limit: int = 15, no_deal_payoff: str = "zero",
+                 partner_overrides: dict | None = None):
+    """One negotiation; returns (Episode, record dict)."""
+    from mockllm.client import ModelClient
+    from policies.astra import AgentParams
+    from policies.partners import make_partner
+    from simcore.metrics.astra import pareto_stats
+    from simcore.protocols.alternating import AlternatingProtocol
+    from simcore.registry import make
+
+    backend = backend or make("backend", "mock-v1")
+    params = params or AgentParams()
+    pool = domain.setup(setup).partners
+    k = int(child(seq, "setup").integers(len(pool))) if len(pool) > 1 else 0
+    pv = pool[k]
+    a_client, p_client = ModelClient(backend), ModelClient(backend)
+    agent = build_agent(agent_kind, domain, a_client, child(seq, "agent"), params)
+    partner = make_partner(partner_kind, domain, pv, p_client, child(seq, "partner"), **(partner_overrides or {}))
+    proto = AlternatingProtocol(round_limit=round_limit, no_deal_payoff=no_deal_payoff)
+    ep = proto.run(domain, agent, partner, domain.agent, pv, run_id)
+    offers = [tuple(e.hidden["true_scores"]) for e in ep.events
+              if e.speaker == "agent" and "true_scores" in e.hidden]
+    opt, dists = pareto_stats(_front(domain, pv), offers)
+    order = agent.prefs.order
+    record = {
+        "setup": setup, "partner_index": k, "status": ep.status, "agent_score": ep.agent_score,
+        "partner_score": ep.partner_score, "rounds": ep.rounds, "walked_by": ep.walked_by,
+        "invalid_moves": ep.invalid_moves, "agent_offers": len(offers), "pareto_optimal": opt,
+        "pareto_distance_sum": float(sum(dists)),
+        "priority_match": None if order is None else tuple(order) == domain.order_of(pv),
+        "fallbacks": a_client.stats.fallbacks + p_client.stats.fallbacks,
+        "reinferences": agent.prefs.reinferences,
+    }
+    return ep, record
+
+
+# ------------------------------------------------------------------ the study
+@functools.lru_cache(maxsize=8)
+def _domain(ref: str):
+    from scenarios.bilateral import load_domain
+
+    return load_domain(ref)
+
+
+class AstraStudy:
+    name = SYSTEM
+
+    def jobs(self, config: AstraConfig) -> list[Job]:
+        main = (config.alpha, config.beta)
+        keys = []
+        for agent in config.agents:
+            for partner in config.partners:
+                for setup in config.setups:
+                    keys.append((agent, partner, setup, _wkey(*main)))
+        if config.weights_sweep:
+            for pair in WEIGHT_PAIRS:
+                for setup in config.setups:
+                    key = ("astra", config.sweep_partner, setup, _wkey(*pair))
+                    if key not in keys:
+                        keys.append(key)
+        return [Job(index=i, key=k, params={}) for i, k in enumerate(keys)]
+
+    def run_job(self, config: AstraConfig, job: Job) -> JobOutput:
+        from policies.astra import AgentParams
+        from simcore.registry import make
+
+        agent, partner, setup, wk = job.key
+        alpha, beta = (float(x.split("=")[1]) for x in wk.split(","))
+        domain = _domain(config.domain)
+        params = AgentParams(alpha=alpha, beta=beta, w=config.w, top_n=config.top_n,
+                             bound_span=config.bound_span, solver=config.solver,
+                             accept_rule=config.accept_rule)
+        backend = make("backend", config.backend)
+        seq = derive(config.seed, SYSTEM, *job.key)
+        records, events, fallbacks = [], [], 0
+        keep = config.keep_transcripts and wk == _wkey(config.alpha, config.beta)
+        for ep_i in range(config.episodes):
+            ep_seq = child_seq(seq, ep_i)
+            run_id = f"{SYSTEM}/s{config.seed}/{agent}/{partner}/{setup}/{wk}/e{ep_i}"
+            ep, rec = play_episode(domain, agent, partner, setup, ep_seq, run_id=run_id, params=params,
+                                   backend=backend, round_limit=config.round_limit,
+                                   no_deal_payoff=config.no_deal_payoff)
+            records.append(rec)
+            fallbacks += rec["fallbacks"]
+            if keep:
+                events.extend(ep.events)
+        return JobOutput(key=job.key, record={"episodes": records}, events=tuple(events), fallbacks=fallbacks)
+
+    def summarize(self, config: AstraConfig, outputs: Sequence[JobOutput]) -> Summary:
+        from simcore.metrics.astra import aggregate
+
+        main = _wkey(config.alpha, config.beta)
+        by_pair: dict[str, list] = {}
+        by_setup: dict[str, list] = {}
+        sweep: dict[str, list] = {}
+        for out in outputs:
+            agent, partner, setup, wk = out.key
+            recs = list(out.record["episodes"])
+            if wk == main and agent in config.agents and partner in config.partners:
+                by_pair.setdefault(f"{agent}__{partner}", []).extend(recs)
+                by_setup.setdefault(f"{agent}__{partner}__{setup}", []).extend(recs)
+            if config.weights_sweep and agent == "astra" and partner == config.sweep_partner:
+                sweep.setdefault(wk, []).extend(recs)
+        results = {k: aggregate(v) for k, v in by_pair.items()}
+        setups = {k: aggregate(v) for k, v in by_setup.items()}
+        metrics: dict[str, Any] = {"system": SYSTEM, "seed": config.seed, "results": results,
+                                   "by_setup": setups,
+                                   "config": {k: (list(v) if isinstance(v, tuple) else v)
+                                              for k, v in attrs.asdict(config).items()},
+                                   "fallbacks": int(sum(o.fallbacks for o in outputs))}
+        tables = [self._table1(config, results), self._table_setups(setups)]
+        if config.weights_sweep:
+            sw = {wk: aggregate(v) for wk, v in sweep.items()}
+            metrics["weights_sweep"] = {"partner": config.sweep_partner, "results": sw}
+            tables.append(self._table4(config, sw))
+        return Summary(SYSTEM, metrics, tables)
+
+    @staticmethod
+    def _table1(config, results) -> Table:
+        rows = []
+        for key, m in results.items():
+            agent, partner = key.split("__")
+            rows.append((agent, partner, m["agent_score_all"], m["partner_score_all"], m["agent_score_agreed"],
+                         m["partner_score_agreed"], m["agreement_rate"], m["walk_away_rate"],
+                         m["pareto_optimal_share"], m["priority_match_rate"]))
+        return Table("astra_table1", f"ASTRA Table 1 analogue: {config.domain}, setups "
+                     f"{','.join(config.setups)}, {config.episodes} episodes each, alpha={config.alpha:g} "
+                     f"beta={config.beta:g}, solver {config.solver}",
+                     ("agent", "partner", "agent all", "partner all", "agent agreed", "partner agreed",
+                      "agree rate", "walk-away", "pareto share", "prio match"), rows,
+                     note="scores: mean points (no deal scores 0); rates are fractions")
+
+    @staticmethod
+    def _table_setups(setups) -> Table:
+        rows = []
+        for key, m in setups.items():
+            agent, partner, setup = key.split("__")
+            rows.append((agent, partner, setup, m["agent_score_all"], m["partner_score_all"],
+                         m["agent_score_agreed"], m["partner_score_agreed"], m["agreement_rate"],
+                         m["walk_away_rate"], m["pareto_distance_mean"]))
+        return Table("astra_by_setup", "ASTRA by setup",
+                     ("agent", "partner", "setup", "agent all", "partner all", "agent agreed",
+                      "partner agreed", "agree rate", "walk-away", "pareto dist"), rows)
+
+    @staticmethod
+    def _table4(config, sw) -> Table:
+        rows = []
+        for pair in WEIGHT_PAIRS:
+            m = sw.get(_wkey(*pair))
+            if m is None:
+                continue
+            rows.append((pair[0], pair[1], m["agent_score_all"], m["partner_score_all"], m["agent_score_agreed"],
+                         m["partner_score_agreed"], m["walk_away_rate"]))
+        return Table("astra_table4", f"ASTRA Table 4 analogue: alpha/beta sweep against the "
+                     f"{config.sweep_partner} partner",
+                     ("alpha", "beta", "agent all", "partner all", "agent agreed", "partner agreed",
+                      "walk-away"), rows)
+
+
+def child_seq(seq, *path):
+    import numpy as np
+    from simcore.seeding import _key_int
+
+    return np.random.SeedSequence(entropy=seq.entropy,
+                                  spawn_key=tuple(seq.spawn_key) + tuple(_key_int(p) for p in path))
+
+
+STUDY = AstraStudy()
+
+
+# ------------------------------------------------------------------ conformance
+class AstraConformance:
+    """The protocol object the conformance suite makes: a short CaSiNo negotiation
+    (integrative setup, 8 rounds) in which the given policy plays."""
+
+    def __init__(self, round_limit: int = 8):
+        self.round_limit = round_limit
+
+    def conformance_run(self, policy_id: str, seed: int):
+        from simcore.registry import make, resolve
+
+        spec = resolve("policy", policy_id)
+        domain = _domain("casino-v1")
+        backend = make("backend", "mock-v1")
+        seq = derive(seed, SYSTEM, "conformance", spec.id)
+        if spec.meta.get("role") == "agent":
+            agent = "astra" if spec.id.startswith("astra") else "no-astra"
+            partner = "base"
+        else:
+            agent, partner = "astra", spec.kwargs["kind"]
+        ep, _ = play_episode(domain, agent, partner, "integrative", seq, backend=backend,
+                             run_id=f"{SYSTEM}/conformance/{spec.id}/s{seed}", round_limit=self.round_limit)
+        return list(ep.events)
+
+
+# ------------------------------------------------------------------ rendering
+def render_run(events) -> str:
+    events = list(events)
+    lines = [f"== {events[0].run} =="] if events else []
+    names = {"agent": "NegoAgent", "partner": "PartnerAgent", "system": "[protocol]"}
+    for e in events:
+        who = names.get(e.speaker, e.speaker)
+        tag = f"r{e.round:>2} {who:<12}"
+        if e.phase == "end":
+            h = e.hidden
+            lines.append(f"{tag} {e.text} status={e.intent.get('status')} outcome="
+                         f"{e.intent.get('outcome_text') or '-'} | agent {h.get('agent_score', 0):g} "
+                         f"vs partner {h.get('partner_score', 0):g}")
+            continue
+        mode = e.intent.get("mode") or e.phase
+        line = f"{tag} ({mode}) {e.text}"
+        if "offer_text" in e.intent:
+            sc = e.hidden.get("true_scores", [None, None])
+            line += f"  [offer {e.intent['offer_text']} | agent {sc[0]:g} / partner {sc[1]:g}]"
+        lines.append(line)
+        if e.hidden.get("inconsistency"):
+            lines.append(f"{'':17}[Consistency Checker] inconsistency: {e.hidden['inconsistency']}; "
+                         f"IPP re-inferred as {e.hidden.get('ipp_reinferred')}")
+        trace = e.hidden.get("trace")
+        if trace and "tactic" in trace:
+            from policies.astra import trace_line
+
+            lines.append(f"{'':17}{trace_line(trace)}")
+        elif trace and "heuristic" in trace:
+            lines.append(f"{'':17}[no ASTRA] target {trace['target']:g}")
+        if e.speaker == "agent" and e.intent.get("why"):
+            lines.append(f"{'':17}[decision] {e.intent['why']}")
+    return "\n".join(lines)
+
+
+def _playthrough(domain_id, agent, partner, setup, seed=7, round_limit=15):
+    from mockllm.mock import MockBackend
+
+    domain = _domain(domain_id)
+    seq = derive(seed, SYSTEM, "playthrough", domain_id, agent, partner, setup)
+    ep, _ = play_episode(domain, agent, partner, setup, seq, backend=MockBackend(exact=True),
+                         run_id=f"{SYSTEM}/playthrough/{domain_id}/{agent}/{partner}/{setup}",
+                         round_limit=round_limit)
+    return render_run(ep.events) + "\n"
+
+
+PLAYTHROUGHS = {
+    "casino-integrative-base": lambda: _playthrough("casino-v1", "astra", "base", "integrative"),
+    "casino-distributive-greedy": lambda: _playthrough("casino-v1", "astra", "greedy", "distributive"),
+    "casino-integrative-no-astra": lambda: _playthrough("casino-v1", "no-astra", "base", "integrative"),
+    "research-mixed-base": lambda: _playthrough("research-allocation-v1", "astra", "base", "mixed"),
+}
+
+
+# ------------------------------------------------------------------ CLI
+def _check_setups(domain_ref: str, setups) -> tuple:
+    domain = _domain(domain_ref)
+    valid = domain.setup_names
+    bad = [s for s in setups if s not in valid]
+    if bad:
+        raise click.BadParameter(f"unknown setup(s) {', '.join(map(repr, bad))} for domain {domain.id}; "
+                                 f"valid: {', '.join(valid)}", param_hint="--setups")
+    return tuple(setups)
+
+
+@click.command(name=SYSTEM)
+@common_options(SYSTEM)
+@click.option("--domain", default="casino-v1", show_default=True,
+              help="Shipped domain id (casino-v1, research-allocation-v1) or a domain JSON file.")
+@click.option("--setups", default=",".join(SETUPS), show_default=True,
+              help="Comma-separated setups of the domain (casino: integrative, distributive, mixed).")
+@click.option("--partners", type=CommaChoice(tuple(PARTNERS)), default=",".join(PARTNERS), show_default=True)
+@click.option("--agents", type=CommaChoice(tuple(AGENTS)), default=",".join(AGENTS), show_default=True)
+@click.option("--episodes", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
+              help="Episodes per agent x partner x setup.")
+@click.option("--alpha", type=click.FloatRange(0, 1), default=0.35, show_default=True, help="PAP weight (eq. 4).")
+@click.option("--beta", type=click.FloatRange(0, 1), default=0.65, show_default=True, help="SA weight (eq. 4).")
+@click.option("--w", "w", type=click.FloatRange(0, 1), default=0.75, show_default=True, help="TS weight in PAP.")
+@click.option("--top-n", type=click.IntRange(1, 100), default=5, show_default=True)
+@click.option("--solver", type=click.Choice(["exact", "pulp"]), default="exact", show_default=True)
+@click.option("--rounds", "round_limit", type=click.IntRange(2, 10_000), default=15, show_default=True)
+@click.option("--no-deal-payoff", type=click.Choice(["zero", "batna"]), default="zero", show_default=True)
+@click.option("--accept-rule", type=click.Choice(["paper", "counter"]), default="paper", show_default=True)
+@click.option("--backend", type=click.Choice(["mock-v1", "mock-exact-v1"]), default="mock-v1", show_default=True)
+@click.option("--weights-sweep", is_flag=True, help="Also run the alpha/beta pairs of Table 4.")
+@click.option("--sweep-partner", type=click.Choice(tuple(PARTNERS)), default="base", show_default=True)
+def command(seed, workers, out, progress, domain, setups, partners, agents, episodes, alpha, beta, w, top_n,
+            solver, round_limit, no_deal_payoff, accept_rule, backend, weights_sweep, sweep_partner):
+    """ASTRA agent vs partner agents (paper Tables 1 and 4)."""
+    setups = _check_setups(domain, [s.strip() for s in setups.split(",") if s.strip()])
+    config = AstraConfig(seed=seed, domain=domain, setups=setups, partners=partners, agents=agents,
+                         episodes=episodes, alpha=alpha, beta=beta, w=w, top_n=top_n, solver=solver,
+                         round_limit=round_limit, no_deal_payoff=no_deal_payoff, accept_rule=accept_rule,
+                         backend=backend, weights_sweep=weights_sweep, sweep_partner=sweep_partner)
+    launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
+
+
+def run_default(seed: int = 0, workers: int = 1, out: str | None = None, progress: bool | None = None):
+    """The paper-scale study: 100 episodes x every partner x three setups, both agents,
+    plus the Table 4 weight sweep against the base partner."""
+    config = AstraConfig(seed=seed, weights_sweep=True)
+    return launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
+
+
+__all__ = ["STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "AstraConfig",
+           "play_episode", "InputError"]
