@@ -230,7 +230,10 @@ def direct_estimate(issues, deals, signals, keep=None) -> dict[str, list[int]]:
     Issue importance I_m = 1 + 2 (prefer point) - 1 (oppose point) + 1 / -1 for winning /
     losing a comparison, floored at 0.25; weights w = I / sum I.  Option appeal a(o) =
     (times proposed) + 2 (prefer) - 2 (oppose) +/- 1 (comparisons); value v = (a - min a) /
-    (max a - min a), or 0.5 where every option ties.  Score = round(100 w_m v_m(o)).
+    (max a - min a) averaged with the ordinal closeness to the favourite option f (the
+    most appealing one; options are read as ordered, as in the seed's shapes):
+    v = (a - min a) / (2 (max a - min a)) + (1 - |o - f| / max(f, K-1-f)) / 2, or 0.5
+    where every option ties.  Score = round(100 w_m v_m(o)).
     ``keep`` (a list of booleans) selects which signals are used.
     """
     names = [i["name"] for i in issues]
@@ -277,8 +280,15 @@ def direct_estimate(issues, deals, signals, keep=None) -> dict[str, list[int]]:
     table = {}
     for n in names:
         a = app[n]
+        k = len(a)
         lo, hi = min(a), max(a)
-        vals = [0.5] * len(a) if hi == lo else [(x - lo) / (hi - lo) for x in a]
+        if hi == lo:
+            vals = [0.5] * k
+        else:
+            fav = [i for i in range(k) if a[i] == hi]
+            f = sum(fav) / len(fav)
+            span = max(f, k - 1 - f) or 1.0
+            vals = [0.5 * (x - lo) / (hi - lo) + 0.5 * (1.0 - abs(i - f) / span) for i, x in enumerate(a)]
         table[n] = [int(round(100.0 * w[n] / tot * v)) for v in vals]
     return table
 

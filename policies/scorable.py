@@ -21,10 +21,10 @@ Proposal rule (party n at turn t of a session whose final proposal is turn T):
    percentiles, own score); remaining ties go to the lowest deal index (lexicographic
    order of option indices) -- deterministic.
 4. The estimates ``est_j`` come from the party's estimator (Bayes, LLM-PE) or, for a
-   party without one (Base-LLM), from the *echo* stand-in: j is assumed to value the
-   options of its own latest public deal at 100/M each and every other option at 0
-   (before j has proposed: 100/(M K_m) for every option) -- no explicit estimation, only
-   "how much of j's last proposal this deal keeps".
+   party without one (Base-LLM), from the *echo* stand-in: j is assumed to value each
+   option by how often it appeared in j's own public deals so far (100/M per issue
+   times that share; before j has proposed: 100/(M K_m) for every option) -- no
+   explicit estimation, only "how much of what j has been asking for this deal keeps".
 
 Cues (what the party says about itself; always truthful to its own table).  Importance
 of issue m = max - min of its own scores on m.  Candidate cues: the most important issue
@@ -62,16 +62,16 @@ def estimated_deal_scores(game: Game, est: Sequence[np.ndarray]) -> np.ndarray:
     return out
 
 
-def echo_estimate(game: Game, last_deal: Sequence[int] | None) -> tuple[np.ndarray, ...]:
+def echo_estimate(game: Game, deals: Sequence[Sequence[int]]) -> tuple[np.ndarray, ...]:
+    """Base-LLM's stand-in: j values each option by how often it appeared in j's public
+    deals (100/M per issue times the share of j's deals holding that option); before j
+    has proposed, 100/(M K_m) for every option."""
     M = game.n_issues
-    if last_deal is None:
+    if not deals:
         return tuple(np.full(k, 100.0 / (M * k)) for k in game.option_counts)
-    out = []
-    for m, k in enumerate(game.option_counts):
-        row = np.zeros(k)
-        row[int(last_deal[m])] = 100.0 / M
-        out.append(row)
-    return tuple(out)
+    arr = np.asarray(deals, dtype=int)
+    return tuple(np.bincount(arr[:, m], minlength=k) * (100.0 / (M * len(arr)))
+                 for m, k in enumerate(game.option_counts))
 
 
 def predicted_accept(game: Game, est_scores: np.ndarray, rule: str = "share", assumed_share: float = 0.5,

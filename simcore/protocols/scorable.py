@@ -128,7 +128,7 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
             deal, info = _legal(game, game.initial_deal), {"own_score": game.score(p1, game.initial_deal)}
         else:
             level = aspiration(game, n, t, T, settings.concession_exponent)
-            ests = {j: (shared[j] if estimating(n) else echo_estimate(game, proposed[j][-1] if proposed[j] else None))
+            ests = {j: (shared[j] if estimating(n) else echo_estimate(game, proposed[j]))
                     for j in range(N) if j != n}
             deal, info = choose_deal(game, n, level, ests, settings.assumed_threshold,
                                      settings.acceptance_rule, settings.assumed_share)

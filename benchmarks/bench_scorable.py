@@ -1,0 +1,87 @@
+"""Speed and memory of the scorable system (issue 3, section 8).  Plain script:
+
+    python benchmarks/bench_scorable.py            # all three measurements
+    python benchmarks/bench_scorable.py --quick    # skip the whole-study memory run
+
+1. One posterior update over the 86,400 hypotheses of Harbour Sport Park: median of
+   2,000 updates (offer only; offer + 3 signals), and one estimate() call.
+2. 500 trials of one method on one core (every method, one after the other).
+3. Peak resident memory of the whole default study (7 methods x 500 trials, one
+   worker) in a child process, from getrusage(RUSAGE_CHILDREN).ru_maxrss.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+
+def bench_update() -> None:
+    from policies.bayes import Posterior, Signal, hypothesis_space
+
+    sp = hypothesis_space((3, 3, 4, 4, 5))
+    rng = np.random.default_rng(0)
+    deals = [tuple(int(rng.integers(k)) for k in sp.option_counts) for _ in range(64)]
+    sigs = [Signal("issue", "point", ((3, -1),), "prefer"), Signal("option", "point", ((4, 2),), "oppose"),
+            Signal("option", "comparison", ((0, 1), (3, 2)), "prefer")]
+    for label, signals in (("offer only", ()), ("offer + 3 signals", sigs)):
+        times = []
+        for i in range(2000):
+            post = Posterior(sp) if i % 10 == 0 else post  # noqa: F821 -- a fresh posterior every 10 updates
+            t0 = time.perf_counter()
+            post.update(deals[i % 64], 0.8, 1.0, signals, 0.05)
+            times.append(time.perf_counter() - t0)
+        print(f"posterior update ({label}) over {sp.size} hypotheses: median {1e3 * np.median(times):.3f} ms, "
+              f"p95 {1e3 * np.percentile(times, 95):.3f} ms")
+    times = []
+    for _ in range(500):
+        t0 = time.perf_counter()
+        post.estimate()
+        times.append(time.perf_counter() - t0)
+    print(f"estimate() (score table from the posterior): median {1e3 * np.median(times):.3f} ms")
+
+
+def bench_trials(trials: int) -> None:
+    from simcore.study import run_study
+    from simcore.studies.scorable import METHOD_IDS, ScorableConfig
+
+    for m in METHOD_IDS:
+        cfg = ScorableConfig(trials=trials, methods=(m,))
+        t0 = time.perf_counter()
+        run_study("simcore.studies.scorable:STUDY", cfg, workers=1, out_dir=None)
+        print(f"{trials} trials of {m} on one core: {time.perf_counter() - t0:.1f} s")
+
+
+def bench_memory() -> None:
+    with tempfile.TemporaryDirectory() as out:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "simcore.cli", "run", "scorable", "--workers", "1",
+                        "--no-progress", "--out", out], check=True, stdout=subprocess.DEVNULL)
+        wall = time.perf_counter() - t0
+        size = os.path.getsize(os.path.join(out, "transcripts.jsonl"))
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    print(f"whole default study (7 methods x 500 trials, 1 worker): {wall:.0f} s wall, "
+          f"peak RSS {peak_kb / 1024:.0f} MB, transcripts.jsonl {size / 1e6:.1f} MB")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--quick", action="store_true", help="skip the whole-study memory run")
+    ap.add_argument("--trials", type=int, default=500)
+    args = ap.parse_args()
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} cpu(s)")
+    bench_update()
+    bench_trials(args.trials)
+    if not args.quick:
+        bench_memory()
+
+
+if __name__ == "__main__":
+    main()
