@@ -256,7 +256,7 @@ def read_text(text: str, vocabulary: Mapping[str, Any], last_proposal: Mapping[s
         s = _strip_fillers(sentence)
         if YES.match(s) or NO.match(s):
             if not last_proposal:
-                problems.append(f"{s!r} answers no proposal (nothing has been proposed yet)")
+                problems.append(f"{s!r} answers no proposal (the other side has proposed nothing to say yes or no to)")
                 continue
             return {"kind": "accept" if YES.match(s) else "reject", "type": last_proposal["type"],
                     "value": last_proposal["value"]}

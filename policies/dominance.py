@@ -22,7 +22,8 @@ F4.submissive-state             Fig. 4 "Instead of expressing a reject ... a sta
 F4.peer-reject                  Fig. 4 "Reject(Proposal) ... the agent is not submissive"
 F5.booking                      Fig. 5 "Booking: a user proposes an option that is acceptable"
 F5.dominant-counter-propose     Fig. 5 as Fig. 4, with options
-F5.dominant-reject              (choice) as F4.dominant-reject
+(F5.dominant-reject)            (choice) as F4.dominant-reject; only reachable in a dead end, where
+                                the exit condition answers instead (see docs)
 F5.submissive-state             Fig. 5 "computes the least scored value of this option"
 F5.peer-reject                  Fig. 5 Reject
 F6.booking                      Fig. 6 "Booking: When the user accepts an option proposal"
@@ -81,8 +82,7 @@ RULES = {
     "Sec. 2": ("F2.react",),
     "Fig. 4": ("F4.accept", "F4.dominant-counter-propose", "F4.dominant-reject", "F4.submissive-state",
                "F4.peer-reject"),
-    "Fig. 5": ("F5.booking", "F5.dominant-counter-propose", "F5.dominant-reject", "F5.submissive-state",
-               "F5.peer-reject"),
+    "Fig. 5": ("F5.booking", "F5.dominant-counter-propose", "F5.submissive-state", "F5.peer-reject"),
     "Fig. 6": ("F6.booking", "F6.propose-option", "F6.submissive-propose-option", "F6.dominant-open-propose",
                "F6.peer-open-state", "F6.submissive-open-ask", "F6.propose-best-option"),
     "Fig. 7": ("F7.dominant-repropose", "F7.submissive-ask", "F7.peer-state", "F7.dominant-propose-other"),
@@ -90,8 +90,11 @@ RULES = {
     "exit": ("exit.dead-end",),
 }
 #: the Fig. 1 branch the seed says is never executed; not implemented
-UNREACHABLE = {"F1.submissive-ask": "Fig. 1: \"when considering the structure of the tree, this branch is "
-                                    "never executed\""}
+UNREACHABLE = {
+    "F1.submissive-ask": "Fig. 1: \"when considering the structure of the tree, this branch is never executed\"",
+    "F5.dominant-reject": "no open option better than the proposed, unacceptable one means no acceptable option "
+                          "is open: the exit condition (Quit) answers instead",
+}
 
 
 @attrs.frozen
@@ -403,7 +406,7 @@ class DominanceAgent:
         if self.option_acceptable(name, discount_current=True):
             return Decision(Booking(name), "Fig. 5", "F5.booking", f"{name} is acceptable: book it")
         if self.relation == "dominant":
-            counter = self.best_option(exclude=name, with_agreed=False)
+            counter = self.best_option(exclude=name, acceptable=False, with_agreed=False)
             if counter is not None and self.judge.utility[counter] > self.judge.utility[name]:
                 return Decision(self._propose_option(counter), "Fig. 5", "F5.dominant-counter-propose",
                                 f"{counter} suits me better than {name}")

@@ -299,7 +299,8 @@ def _scripted_playthrough():
     agent._speak, agent._read = va.speak, va.read
     vu = Voice(domain, client, seeding.child(seq, "user"))
     user = ScriptedUser("user", ["What cuisine do you like?", "I'd rather have Japanese than French",
-                                 "How about Italian?", "ok", "no", "let's go to Trattoria Roma"],
+                                 "How about Italian?", "I'd rather have cheap than expensive", "ok", "no",
+                                 "let's go to Trattoria Roma"],
                         speak=vu.speak, read=vu.read)
     result = run_dialogue(domain, user, agent, run_id=f"{SYSTEM}/playthrough/scripted")
     return render_run(result.events) + "\n"

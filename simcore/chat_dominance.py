@@ -1,0 +1,135 @@
+"""``simcore chat dominance``: negotiate a restaurant with the dominance agent in the terminal.
+
+Lines are read from standard input (so a dialogue can be piped through it).  Each
+line is read by the language layer into an utterance; a line it cannot read is
+explained and does not use a turn; an illegal move (accepting something never
+proposed, booking a restaurant nobody proposed) is refused the same way.  After each
+reply the agent's figure and branch are shown.  Commands: ``help``, ``list``
+(restaurants), ``prefs`` (reveal the agent's preferences), ``quit``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from policies.dominance import DominanceAgent, Voice
+from policies.dominance_state import RELATIONS, random_preferences
+from simcore import seeding
+from simcore.errors import IllegalMove
+from simcore.protocols.dialogue import CLOSING, Booking, PublicRecord, Propose, Unreadable, check_legal
+
+EXAMPLES = ["I'd rather have Italian than Chinese", "Italian is my favourite", "what cuisine do you like?",
+            "how about cheap?", "let's go to <restaurant>", "ok / no (about the last proposal)",
+            "book a table at <restaurant>", "bye"]
+
+
+class _Person:
+    """The human side, for the reader's bare yes/no."""
+
+    name, relation = "user", "peer"
+
+    def __init__(self):
+        self.their_last_proposal = None
+        self.my_last_proposal = None
+
+
+@click.command(name="dominance")
+@click.option("--relation", type=click.Choice(RELATIONS), default="peer", show_default=True,
+              help="The agent's relation of dominance with you.")
+@click.option("--domain", default="restaurants-small-v1", show_default=True,
+              help="A shipped domain id or a domain JSON file.")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+              help="Seed of the agent's (hidden) preferences and phrasing.")
+@click.option("--max-turns", type=click.IntRange(2, 1000), default=40, show_default=True)
+@click.option("--agent-opens/--user-opens", default=False, show_default=True,
+              help="Who speaks first.")
+def command(relation, domain, seed, max_turns, agent_opens):
+    """Negotiate where to eat with a dominant, peer or submissive agent (reads standard input)."""
+    from mockllm.client import ModelClient
+    from mockllm.mock import MockBackend
+    from scenarios.restaurants import load_domain
+
+    dom = load_domain(domain)
+    seq = seeding.derive(seed, "dominance", "chat", relation)
+    agent = DominanceAgent("agent", relation, dom, random_preferences(dom, seeding.child(seq, "prefs")))
+    client = ModelClient(MockBackend(exact=True))
+    voice = Voice(dom, client, seeding.child(seq, "voice"))
+    agent._speak, agent._read = voice.speak, voice.read
+    person = _Person()
+    record = PublicRecord()
+    echo = click.echo
+    echo(f"You are choosing a {dom.topic} with a {relation} agent ({dom.id}, {len(dom.options)} options).")
+    for c in dom.criteria:
+        echo(f"  {c.name}: {', '.join(c.values)}")
+    echo("Type 'help' for the forms I understand, 'list' for the restaurants, 'quit' to stop.")
+    turns = 0
+
+    def agent_says(heard):
+        nonlocal turns
+        dec = agent.decide(heard)
+        check_legal(dom, record, "agent", dec.utterance)
+        text = agent.speak(dec.utterance)
+        agent.commit(dec.utterance)
+        record.turns.append(("agent", dec.utterance))
+        if isinstance(dec.utterance, Propose):
+            person.their_last_proposal = dec.utterance.proposal
+        turns += 1
+        echo(f"agent: {text}")
+        echo(f"  [{dec.figure} / {dec.rule}] {dec.why}".rstrip())
+        return dec.utterance
+
+    last = agent_says(None) if agent_opens else None
+    for raw in sys.stdin:
+        if last is not None and last.kind in CLOSING:
+            break
+        line = raw.strip()
+        if not line:
+            continue
+        low = line.lower()
+        if low in ("quit", "exit"):
+            echo("(you left the negotiation)")
+            return
+        if low == "help":
+            echo("I understand, for example: " + "; ".join(EXAMPLES))
+            continue
+        if low == "list":
+            for o in dom.options:
+                echo(f"  {o.name}: {dom.describe_option(o)}")
+            continue
+        if low == "prefs":
+            for c in dom.criteria:
+                echo(f"  agent's {c.name}, best first: {', '.join(agent._ranking[c.name])}")
+            continue
+        echo(f"you: {line}")
+        reading = voice.read(person, line, own=True)
+        if isinstance(reading, Unreadable):
+            echo(f"  (I could not read that: {reading.why})")
+            continue
+        try:
+            check_legal(dom, record, "user", reading)
+        except IllegalMove as exc:
+            echo(f"  (not allowed: {str(exc).split(': ', 1)[-1]})")
+            continue
+        record.turns.append(("user", reading))
+        turns += 1
+        if isinstance(reading, Propose):
+            person.my_last_proposal = reading.proposal
+        heard = agent.hear(line)
+        if isinstance(heard, Unreadable):  # cannot happen: same reader, same text
+            echo(f"  (the agent could not read that: {heard.why})")
+            continue
+        if reading.kind in CLOSING:
+            last = reading
+            break
+        last = agent_says(heard)
+        if turns >= max_turns and last.kind not in CLOSING:
+            echo(f"(turn limit of {max_turns} reached: no agreement)")
+            return
+    if last is not None and isinstance(last, Booking):
+        echo(f"(booked: {last.option})")
+    elif last is not None and last.kind == "quit":
+        echo("(the negotiation ended without agreement)")
+    else:
+        echo("(end of input)")

@@ -1,0 +1,65 @@
+"""Hypothesis strategies for simcore value objects, one section per system."""
+
+from hypothesis import strategies as st
+
+
+# --- dominance ---------------------------------------------------------------
+def dominance_statements(values, max_size=8):
+    """Lists of preference statements (less, more) over ``values``; one side may be None."""
+    side = st.one_of(st.none(), st.sampled_from(tuple(values)))
+
+    def ok(pair):
+        less, more = pair
+        return less != more
+
+    return st.lists(st.tuples(side, side).filter(ok), max_size=max_size)
+
+
+def dominance_utterances(domain):
+    """Every kind of dominance utterance over ``domain``'s vocabulary and options."""
+    from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Propose, Proposal, Quit, Reject,
+                                            StatePreference)
+
+    def crit_pair(c, allow_empty):
+        side = st.one_of(st.none(), st.sampled_from(c.values))
+        return st.tuples(side, side).filter(lambda p: p[0] != p[1] and (allow_empty or p != (None, None)))
+
+    crit = st.sampled_from(domain.criteria)
+    state = crit.flatmap(lambda c: crit_pair(c, False).map(lambda p: StatePreference(c.name, *p)))
+    ask = crit.flatmap(lambda c: crit_pair(c, True).map(lambda p: AskPreference(c.name, *p)))
+    value = crit.flatmap(lambda c: st.sampled_from(c.values).map(lambda v: Proposal(c.name, v)))
+    option = st.sampled_from(domain.options).map(lambda o: Proposal(domain.topic, o.name))
+    prop = st.one_of(value, option)
+    return st.one_of(state, ask, prop.map(Propose), prop.map(Accept), prop.map(Reject),
+                     st.sampled_from(domain.options).map(lambda o: Booking(o.name)), st.just(Quit()))
+
+
+# --- astra -------------------------------------------------------------------
+def astra_casino_valuations():
+    """CaSiNo-like valuations: integer points per package for food, water, firewood."""
+    from scenarios.bilateral import Valuation
+
+    return st.tuples(*[st.integers(min_value=0, max_value=8) for _ in range(3)]).map(
+        lambda ws: Valuation(tuple(float(w) for w in ws), ((), (), ())))
+
+
+# --- mind (travel) ------------------------------------------------------------
+def travel_utterances():
+    """Every act / item value / willingness (or none) / reason of a travel message."""
+    from mockllm.travel import ACTS, REASONS, TravelUtterance
+    from scenarios.travel import CATALOGUE
+
+    value = st.sampled_from(CATALOGUE).flatmap(lambda it: st.tuples(st.just(it.label), st.sampled_from(it.options)))
+    return st.builds(lambda act, lv, w, reason: (lv[0], TravelUtterance(act, lv[1], w, reason)),
+                     st.sampled_from(ACTS), value, st.one_of(st.none(), st.integers(1, 10)),
+                     st.sampled_from(REASONS))
+
+
+def travel_items():
+    from scenarios.travel import CATALOGUE
+
+    return st.sampled_from(CATALOGUE)
+
+
+def willingness():
+    return st.integers(1, 10)

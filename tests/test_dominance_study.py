@@ -1,0 +1,209 @@
+"""The study end to end: properties of simulated dialogues, determinism across workers,
+metrics.json shape, the CLI, the chat command, and the golden playthroughs."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from policies.dominance import DominanceAgent, ScriptedUser, Voice
+from policies.dominance_state import RELATIONS, random_preferences
+from scenarios.restaurants import load_domain
+from simcore import seeding
+from simcore.protocols.dialogue import Booking, Propose, Proposal, StatePreference, run_dialogue
+from simcore.studies.dominance import PLAYTHROUGHS, STUDY, DominanceConfig, play, render_run
+
+SMALL = load_domain("restaurants-small-v1")
+BIG = load_domain("restaurants-420-v1")
+
+
+def dialogue(domain, a, u, seed, max_turns=40, opens=True):
+    seq = seeding.derive(seed, "dominance", "test")
+    pa = random_preferences(domain, seeding.child(seq, "pa"))
+    pu = random_preferences(domain, seeding.child(seq, "pu"))
+    return play(domain, a, u, pa, pu, rng_agent=seeding.child(seq, "a"), rng_user=seeding.child(seq, "u"),
+                agent_opens=opens, run_id=f"dominance/test/{seed}", max_turns=max_turns)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(RELATIONS), st.sampled_from(RELATIONS), st.integers(0, 10**6),
+       st.integers(2, 40), st.booleans(), st.sampled_from([SMALL, BIG]))
+def test_dialogue_properties(a, u, seed, max_turns, opens, domain):
+    result, agents, stats = dialogue(domain, a, u, seed, max_turns, opens)
+    # ends within the turn limit
+    assert 1 <= result.turns <= max_turns
+    assert result.outcome in ("booked", "dead-end", "turn-limit")
+    assert stats.fallbacks == 0
+    # a booked restaurant is acceptable to the side that accepted it
+    if result.booked:
+        speaker, utt, dec = result.utterances[-1]
+        assert isinstance(utt, Booking)
+        if dec.rule == "F5.booking":  # the booker accepted the other's proposal
+            assert agents[speaker].option_acceptable(result.booked)
+    # state updates never lose a stated preference; the listener's model holds exactly what it read
+    for speaker, utt, _dec in result.utterances:
+        listener = "user" if speaker == "agent" else "agent"
+        if isinstance(utt, StatePreference):
+            stmt = (utt.less, utt.more)
+            assert stmt in agents[speaker].oas[utt.criterion].statements
+            assert stmt in agents[listener].other[utt.criterion].statements
+    for side, ag in agents.items():
+        for c, model in ag.other.items():
+            other = "user" if side == "agent" else "agent"
+            said = {(x.less, x.more) for s, x, _ in result.utterances
+                    if s == other and isinstance(x, StatePreference) and x.criterion == c}
+            assert set(model.statements) == said
+
+
+def test_every_event_names_figure_and_rule():
+    result, _agents, _stats = dialogue(SMALL, "peer", "submissive", 5)
+    for ev in result.events[:-1]:
+        assert ev.hidden["figure"] and ev.hidden["rule"] and ev.run.startswith("dominance/")
+    assert result.events[-1].phase == "end"
+
+
+def test_scripted_user():
+    from mockllm.client import ModelClient
+    from mockllm.mock import MockBackend
+    import numpy as np
+
+    client = ModelClient(MockBackend(exact=True))
+    prefs = random_preferences(SMALL, np.random.default_rng(1))
+    agent = DominanceAgent("agent", "submissive", SMALL, prefs)
+    va = Voice(SMALL, client, np.random.default_rng(2))
+    agent._speak, agent._read = va.speak, va.read
+    vu = Voice(SMALL, client, np.random.default_rng(3))
+    name = agent.judge.order[-1]
+    user = ScriptedUser("user", [Propose(Proposal("restaurant", name)), f"how about {name}?"],
+                        speak=vu.speak, read=vu.read)
+    result = run_dialogue(SMALL, user, agent, run_id="dominance/scripted")
+    rules = [d.rule for s, _u, d in result.utterances if s == "agent"]
+    assert rules == ["F5.submissive-state", "F5.booking"]  # the second time it is on the table
+    assert result.booked == name
+
+
+def _run(tmp_path, workers, **kw):
+    from simcore.study import run_study
+
+    cfg = DominanceConfig(seed=3, dialogues=4, **kw)
+    out = tmp_path / f"w{workers}"
+    run_study("simcore.studies.dominance:STUDY", cfg, workers=workers, out_dir=str(out))
+    return out
+
+
+def test_workers_do_not_change_results(tmp_path):
+    a, b = _run(tmp_path, 1), _run(tmp_path, 2)
+    for f in ("metrics.json", "transcripts.jsonl", "dominance_matrix.csv", "dominance_behaviours.csv"):
+        assert (a / f).read_bytes() == (b / f).read_bytes(), f
+
+
+def test_metrics_shape(tmp_path):
+    out = _run(tmp_path, 1, agent=("dominant", "submissive"), user=("peer",))
+    m = json.loads((out / "metrics.json").read_text())
+    assert m["system"] == "dominance" and m["seed"] == 3
+    assert set(m["results"]) == {"dominant__peer", "submissive__peer"}
+    r = m["results"]["dominant__peer"]
+    for k in ("success_rate", "mean_turns", "agent_satisfaction", "user_satisfaction"):
+        assert k in r
+    assert 0 <= r["success_rate"] <= 1
+    for side in ("agent", "user"):
+        assert {"proposals", "asks", "states", "accepts", "rejects", "concessions", "leads"} <= set(r[side])
+
+
+def test_same_preferences_across_pairs():
+    cfg = DominanceConfig(seed=1, dialogues=1)
+    out = STUDY.run_job(cfg, STUDY.jobs(cfg)[0])
+    assert len(out.record["records"]) == 9
+
+
+def test_cli_bad_relation_lists_valid(tmp_path):
+    from simcore.cli import cli
+
+    r = CliRunner().invoke(cli, ["run", "dominance", "--agent", "boss", "--out", str(tmp_path)])
+    assert r.exit_code == 2 and "dominant, peer, submissive" in r.output
+
+
+def test_cli_runs(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "simcore.cli", "run", "dominance", "--dialogues", "2",
+                        "--agent", "dominant", "--user", "submissive,peer", "--out", str(tmp_path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "agent \\ user" in r.stdout and (tmp_path / "metrics.json").exists()
+    shown = subprocess.run([sys.executable, "-m", "simcore.cli", "show", str(tmp_path / "transcripts.jsonl"),
+                            "--group", "d0/dominant__peer"], capture_output=True, text=True)
+    assert shown.returncode == 0 and "[open / open." in shown.stdout or "[Fig." in shown.stdout
+
+
+def test_chat_through_cli_runner():
+    from simcore.cli import cli
+
+    lines = "what cuisine do you like?\nblah blah\nok\nhow about cheap?\n"
+    r = CliRunner().invoke(cli, ["chat", "dominance", "--relation", "submissive"], input=lines)
+    assert r.exit_code == 0, r.output
+    assert "agent:" in r.output and "[Sec. 2 / F2.react]" in r.output
+    assert "I could not read that" in r.output
+    assert "proposed nothing" in r.output
+
+
+def test_chat_books_a_table():
+    from simcore.cli import cli
+
+    r = CliRunner().invoke(cli, ["chat", "dominance", "--relation", "dominant", "--seed", "4"],
+                           input="what cuisine do you like?\nlist\n")
+    assert r.exit_code == 0
+    # propose the agent's own best restaurant: a dominant agent books it at once
+    from simcore.chat_dominance import command  # noqa: F401
+
+    seq = seeding.derive(4, "dominance", "chat", "dominant")
+    agent = DominanceAgent("agent", "dominant", SMALL, random_preferences(SMALL, seeding.child(seq, "prefs")))
+    best = agent.judge.order[0]
+    r = CliRunner().invoke(cli, ["chat", "dominance", "--relation", "dominant", "--seed", "4"],
+                           input=f"let's go to {best}\n")
+    assert "[Fig. 5 / F5.booking]" in r.output and f"(booked: {best})" in r.output
+
+
+def test_chat_subprocess_pipe():
+    r = subprocess.run([sys.executable, "-m", "simcore.cli", "chat", "dominance", "--relation", "peer"],
+                       input="I'd rather have Italian than Chinese\nbye\n", capture_output=True, text=True)
+    assert r.returncode == 0 and "[Fig. 1 /" in r.stdout
+
+
+@pytest.mark.parametrize("name", sorted(PLAYTHROUGHS))
+def test_playthroughs_match_golden_files(name):
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), "playthroughs", f"dominance-{name}.txt")
+    with open(path, encoding="utf-8") as fh:
+        assert PLAYTHROUGHS[name]() == fh.read()
+
+
+def test_render_run_names_outcome():
+    result, _a, _s = dialogue(SMALL, "dominant", "submissive", 2)
+    text = render_run(result.events)
+    assert text.splitlines()[-1].startswith("-- ")
+
+
+@pytest.mark.parametrize("relation", RELATIONS)
+def test_conformance_of_registered_policies(relation):
+    from simcore.testing import check_policy
+
+    assert check_policy(f"dominance-{relation}-v1") > 0
+
+
+def test_illegal_moves_are_refused():
+    from simcore.errors import IllegalMove
+    from simcore.protocols.dialogue import Accept, replay_record
+
+    with pytest.raises(IllegalMove, match="never proposed"):
+        replay_record(SMALL, [("agent", Accept(Proposal("cuisine", "Italian")))])
+    with pytest.raises(IllegalMove, match="not a value"):
+        replay_record(SMALL, [("agent", Propose(Proposal("cuisine", "cheap")))])
+    with pytest.raises(IllegalMove, match="neither proposed"):
+        replay_record(SMALL, [("agent", Booking("Sakura"))])
+    with pytest.raises(IllegalMove, match="closed"):
+        replay_record(SMALL, [("agent", Propose(Proposal("restaurant", "Sakura"))), ("user", Booking("Sakura")),
+                              ("agent", Propose(Proposal("cuisine", "Italian")))])
