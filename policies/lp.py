@@ -194,6 +194,13 @@ class PulpSolver:
 
     def solve(self, space: Space, lam: float, max_bound: float, min_own: float,
               min_partner: float) -> Optional[Solution]:
+        import warnings
+
+        with warnings.catch_warnings():  # pulp 3.3 deprecation notices for the 4.0 API
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return self._solve(space, lam, max_bound, min_own, min_partner)
+
+    def _solve(self, space, lam, max_bound, min_own, min_partner):
         import pulp
 
         t = _lam_tenths(lam)

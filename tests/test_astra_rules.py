@@ -1,0 +1,230 @@
+"""ASTRA's rules from constructed histories: stage 1, tactics (Table 5), decisions
+(section 2.2), the consistency checker (Appendix A.1) and the protocol's checks."""
+
+import numpy as np
+import pytest
+
+from mockllm.client import ModelClient
+from mockllm.mock import MockBackend
+from policies import astra_modules as M
+from policies.astra import AstraAgent
+from policies.lp import Solution
+from scenarios.bilateral import load_domain
+from simcore.errors import IllegalMove
+from simcore.protocols.alternating import Action, AlternatingProtocol, Observation, Turn
+
+CASINO = load_domain("casino-v1")
+IPP = ("firewood", "water", "food")  # the integrative partner: firewood 5, water 4, food 3
+
+
+def agent(order=IPP, **state):
+    a = AstraAgent(CASINO, ModelClient(MockBackend(exact=True)), np.random.default_rng(0))
+    a.prefs.order = order
+    a.prefs.option_orders = {}
+    a.questions_asked = 2
+    for k, v in state.items():
+        setattr(a, k, v)
+    return a
+
+
+def obs(turns, rnd=5, limit=15, warned=False):
+    hist = tuple(Turn(s, "offer" if o is not None else "talk", "Here is my proposal.", o, "", 0) for s, o in turns)
+    return Observation("agent", rnd, limit, hist, warned)
+
+
+# ------------------------------------------------------------------ stage 1
+def test_fairness_eq1():
+    assert M.fairness(17, 21, 4, 36) == "fair"  # |17-21| <= 4
+    assert M.fairness(10, 26, 4, 36) == "unfair"
+    assert M.fairness(5, 18, 4, 36) == "fair"  # S_p <= PMS/2
+    assert M.fairness(None, None, 4, 36) == "unknown"
+
+
+def test_stance_eq2():
+    assert M.stance([21]) == ("unknown", 0.0)
+    assert M.stance([21, 20]) == ("generous", -1.0)
+    assert M.stance([21, 21]) == ("neutral", 0.0)
+    assert M.stance([20, 23]) == ("greedy", 3.0)
+
+
+def test_lambda_table_follows_figure3():
+    assert M.choose_lambda("greedy", "unfair") == 0.9
+    assert M.choose_lambda("neutral", "fair") == 0.5
+    assert M.choose_lambda("generous", "fair") == 0.3
+
+
+# ------------------------------------------------------------------ tactics (Table 5 "When")
+def ctx(**kw):
+    base = dict(offers_exchanged=6, agent_offers=3, partner_offer_sa=20.0, partner_offer_sp=16.0,
+                stance="generous", stance_delta=-1.0, fairness="fair", agent_conceded=True,
+                last_own_concession=1.0, agent_max=36.0, prev_own=26.0)
+    base.update(kw)
+    return M.TacticContext(**base)
+
+
+@pytest.mark.parametrize("kw,tactic", [
+    (dict(partner_offer_sa=5.0), "REO"),  # extremely selfish partner offer
+    (dict(offers_exchanged=1, agent_offers=0, partner_offer_sa=None, partner_offer_sp=None,
+          stance="unknown", stance_delta=0.0), "AEO"),  # start of negotiation
+    (dict(stance="greedy", stance_delta=2.0), "RNC"),  # partner's last two offers increased its score
+    (dict(stance="neutral", stance_delta=0.0, last_own_concession=4.0), "CSC"),  # after a large concession
+    (dict(stance="neutral", stance_delta=0.0), "NCR"),  # no concession in its last two offers
+    (dict(stance_delta=-3.0), "RC"),  # significant partner concession
+    (dict(offers_exchanged=4, agent_offers=1, agent_conceded=False, stance_delta=-1.0), "LIC"),
+    (dict(partner_offer_sa=14.0, partner_offer_sp=22.0, fairness="unfair"), "MGF"),
+    (dict(partner_offer_sa=22.0, partner_offer_sp=18.0, fairness="fair"), "LGR"),  # anytime
+])
+def test_each_tactic_when_condition(kw, tactic):
+    assert M.select_tactic(ctx(**kw)) == tactic
+
+
+def _cands(pairs):
+    return [Solution(i, (i,), a, p, 0.0) for i, (a, p) in enumerate(pairs)]
+
+
+def test_tactic_how_rankings_and_sa_scores():
+    cands = _cands([(30, 10), (27, 15), (26, 14), (23, 19), (22, 18)])
+    c = ctx(prev_own=30.0, stance_delta=-3.0)
+    assert M.rank_by_tactic("AEO", cands, c)[0] == 0  # most self-favourable
+    assert M.rank_by_tactic("NCR", cands, c)[0] == 0  # hold position (30)
+    assert M.rank_by_tactic("RC", cands, c)[0] == 1  # concede ~3 like the partner did
+    assert M.rank_by_tactic("LIC", cands, c)[0] == 3  # give the partner the most
+    assert M.rank_by_tactic("LGR", cands, c)[:2] == [1, 3]  # joint 42, ties by agent score
+    assert M.rank_by_tactic("MGF", cands, c)[0] == 3  # most even split
+    # (max - r) / (max - min): one candidate scores 1, the last 0 (paper Table 7 SA values)
+    assert M.sa_scores([2, 1, 0, 3, 4]) == [0.5, 0.75, 1.0, 0.25, 0.0]
+    assert M.sa_scores([0]) == [1.0]
+
+
+def test_final_score_weights():
+    paps = [(0.5, 0.4, 0.8), (0.2, 0.1, 0.5)]
+    assert M.final_scores(paps, [0.0, 1.0], 0.35, 0.65) == pytest.approx([0.175, 0.72])
+
+
+# ------------------------------------------------------------------ decisions (section 2.2)
+def test_accepts_offer_meeting_its_most_recent_offer():
+    a = agent(my_offers=[(3, 2, 0)])
+    act = a.act(obs([("agent", (3, 2, 0)), ("partner", (3, 2, 0))]))
+    assert act.kind == "accept"
+
+
+def test_rejects_offer_below_its_most_recent_offer():
+    a = agent(my_offers=[(3, 2, 0)])  # 23
+    act = a.act(obs([("agent", (3, 2, 0)), ("partner", (3, 1, 0))]))  # 19
+    assert act.kind == "offer"
+
+
+def test_accepts_anything_above_batna_with_two_rounds_left():
+    a = agent(my_offers=[(3, 3, 1)])
+    act = a.act(obs([("agent", (3, 3, 1)), ("partner", (1, 0, 0))], rnd=14, limit=15))  # 5 = BATNA
+    assert act.kind == "accept"
+    a = agent(my_offers=[(3, 3, 1)])
+    act = a.act(obs([("agent", (3, 3, 1)), ("partner", (0, 1, 0))], rnd=14, limit=15))  # 4 < BATNA
+    assert act.kind != "accept"
+
+
+def test_walks_away_after_three_turns_without_concession():
+    a = agent(my_offers=[(3, 3, 1)] * 4)
+    turns = []
+    for _ in range(4):
+        turns += [("agent", (3, 3, 1)), ("partner", (2, 0, 0))]
+    act = a.act(obs(turns))
+    assert act.kind == "walk_away" and "no concession" in act.intent["why"]
+    # three offers (two non-concessions) are not enough
+    a = agent(my_offers=[(3, 3, 1)] * 3)
+    assert a.act(obs(turns[:6])).kind == "offer"
+
+
+def test_warns_then_walks_away_after_two_more_offers_below_batna():
+    a = agent(my_offers=[(3, 3, 1)])
+    first = [("agent", (3, 3, 1)), ("partner", (0, 0, 0))]  # agent 0 < BATNA
+    act = a.act(obs(first))
+    assert act.kind == "offer" and act.intent["warning"] is True
+    # partner concedes under the IPP (36 -> 32 -> 31) but keeps the agent below BATNA
+    later = first + [("agent", (3, 3, 1)), ("partner", (0, 1, 0))]
+    assert a.act(obs(later)).kind == "offer"
+    later += [("agent", (3, 3, 1)), ("partner", (0, 0, 1))]
+    act = a.act(obs(later))
+    assert act.kind == "walk_away" and "below BATNA" in act.intent["why"]
+
+
+def test_asks_highest_then_lowest_then_proposes():
+    a = AstraAgent(CASINO, ModelClient(MockBackend(exact=True)), np.random.default_rng(0))
+    o = Observation("agent", 1, 15, (Turn("partner", "talk", "Hello! Let's start the negotiation."),), False)
+    assert a.act(o).intent["mode"] == "ask_highest"
+    h = o.history + (Turn("agent", "talk", "which item is your highest priority?"),
+                     Turn("partner", "talk", "My highest priority is firewood; firewood matters most to us."))
+    assert a.act(Observation("agent", 2, 15, h, False)).intent["mode"] == "ask_lowest"
+    h += (Turn("agent", "talk", "which item is your lowest priority?"),
+          Turn("partner", "talk", "My lowest priority is food; food matters least to us."))
+    act = a.act(Observation("agent", 3, 15, h, False))
+    assert act.kind == "offer" and a.prefs.order == ("firewood", "water", "food")
+
+
+def test_unclear_answers_mean_opposite_of_own_priorities():
+    a = AstraAgent(CASINO, ModelClient(MockBackend(exact=True)), np.random.default_rng(0))
+    a.questions_asked = 2
+    h = (Turn("partner", "talk", "Hard to say, every item is useful to us."),)
+    a.act(Observation("agent", 3, 15, h, False))
+    assert a.prefs.order == ("firewood", "water", "food")  # own is food > water > firewood
+
+
+# ------------------------------------------------------------------ consistency checker (A.1)
+def test_consistency_case1_table9_example():
+    prefs = M.Preferences(CASINO, ("food", "water", "firewood"), order=IPP)
+    # agent offer: agent 3 food, 2 water -> partner 19 under the IPP; partner's counter gives it 17
+    reason = M.check_consistency(prefs, (3, 2, 0), (2, 2, 1))
+    assert reason == "partner score in partner offer (17) < partner score in agent offer (19)"
+
+
+def test_consistency_case2_and_reinference():
+    prefs = M.Preferences(CASINO, ("food", "water", "firewood"), order=IPP)
+    prefs.update({"highest": "water", "lowest": None})
+    assert "stated highest water" in M.check_consistency(prefs, None, None)
+    new = prefs.reinfer([])
+    assert new[0] == "water" and M.check_consistency(prefs, None, None) is None
+
+
+def test_agent_reinfers_and_asks_to_clarify_on_inconsistency():
+    a = agent(my_offers=[(3, 2, 0)])
+    act = a.act(obs([("agent", (3, 2, 0)), ("partner", (2, 2, 1))]))
+    assert act.intent["mode"] == "ask_clarify"
+    assert "inconsistency" in act.hidden and a.prefs.reinferences == 1
+
+
+# ------------------------------------------------------------------ protocol
+class Scripted:
+    def __init__(self, actions):
+        self.actions = list(actions)
+
+    def act(self, obs):
+        return self.actions.pop(0)
+
+
+def test_over_specified_offer_is_an_invalid_move():
+    pv = CASINO.setup("integrative").partners[0]
+    bad = {"self": {"food": 1, "water": 1, "firewood": 3}, "other": {"food": 3, "water": 2, "firewood": 0},
+           "shared": {}}
+    partner = Scripted([Action("offer", "I take 3 firewood, 1 food and 1 water...", bad),
+                        Action("walk_away", "bye")])
+    agent_ = Scripted([Action("talk", "hm")])
+    ep = AlternatingProtocol(round_limit=3).run(CASINO, agent_, partner, CASINO.agent, pv, "astra/t")
+    inv = [e for e in ep.events if e.phase == "invalid"]
+    assert ep.invalid_moves == 1 and "food: asks for 1+3=4 units but only 3 exist" in inv[0].text
+    assert ep.status == "walk_away" and ep.agent_score == 0
+
+
+def test_accept_without_an_offer_on_the_table_is_illegal():
+    pv = CASINO.setup("integrative").partners[0]
+    with pytest.raises(IllegalMove):
+        AlternatingProtocol().run(CASINO, Scripted([]), Scripted([Action("accept", "ok")]), CASINO.agent, pv, "astra/t")
+
+
+def test_deadline_notice_and_round_limit():
+    pv = CASINO.setup("integrative").partners[0]
+    talk = Action("talk", "hm")
+    ep = AlternatingProtocol(round_limit=4).run(CASINO, Scripted([talk] * 4), Scripted([talk] * 4),
+                                                CASINO.agent, pv, "astra/t")
+    notice = [e for e in ep.events if e.phase == "deadline"]
+    assert len(notice) == 1 and notice[0].round == 3
+    assert ep.status == "no_agreement" and ep.rounds == 4
