@@ -67,6 +67,8 @@ class MindPolicy:
 
     # -- voter ---------------------------------------------------------------------
     def vote(self, me: Me, proposal: str, guessed_w: int | None, last_offer: str | None = None) -> Vote:
+        if not self.appraisal:
+            guessed_w = None  # without appraisal nothing is read
         if proposal == me.value or proposal == last_offer:
             return Vote("AGREE", "accept", None, "preference", guessed_w)
         if me.w <= 3:

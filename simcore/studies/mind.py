@@ -299,3 +299,25 @@ def render_run(events) -> str:
             lines.append(f"  => no consensus after round {e.round}: fallback to \"{e.intent['value']}\" "
                          f"(highest w: {e.intent['holder']})")
     return "\n".join(lines)
+
+
+def _trace_text(name: str) -> str:
+    from scenarios.travel_traces import TRACES, play
+
+    trace = next(t for t in TRACES if t.name == name)
+    outcome, events = play(trace)
+    head = [f"# {trace.title}", f"# item {trace.item}; members (value, w), proposer first: {list(trace.members)}",
+            f"# tone_noise={trace.tone_noise} seed={trace.seed}"]
+    if trace.note:
+        head.append(f"# note: {trace.note}")
+    tail = f"# outcome: consensus={outcome.consensus} final={outcome.final!r} rounds={outcome.rounds}"
+    return "\n".join(head) + "\n" + render_run(list(events)) + "\n" + tail + "\n"
+
+
+def _playthroughs() -> dict:
+    from scenarios.travel_traces import TRACES
+
+    return {t.name: (lambda name=t.name: _trace_text(name)) for t in TRACES}
+
+
+PLAYTHROUGHS = _playthroughs()
