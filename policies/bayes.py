@@ -240,13 +240,18 @@ def signal_lik(space: HypothesisSpace, sig: Signal, floor: float) -> np.ndarray:
             if ma == mb:  # the issue weight cancels
                 ca, cb = space.shape_table[ma][:, oa][None, :], space.shape_table[ma][:, ob][None, :]
             else:
-                ca = W[:, ma, None] * space.shape_table[ma][None, :, oa]
-                cb = W[:, mb, None] * space.shape_table[mb][None, :, ob]
+                ca = np.multiply.outer(W[:, ma], space.option_rows[ma][oa])
+                cb = np.multiply.outer(W[:, mb], space.option_rows[mb][ob])
+            # c(a) / (c(a) + c(b)); the 1e-12 terms make 0/0 exactly 1/2 and change
+            # nothing else at double precision (c values are >= 1/15 or exactly 0)
             tot = ca + cb
-            num = ca if sig.stance == "prefer" else cb
-            with np.errstate(invalid="ignore", divide="ignore"):
-                p = np.where(tot > 0, num / np.where(tot > 0, tot, 1.0), 0.5)
-    return (1.0 - floor) * p + floor / n_alt
+            tot += 2e-12
+            num = (ca if sig.stance == "prefer" else cb) + 1e-12
+            num /= tot
+            p = num
+    p = p * (1.0 - floor)
+    p += floor / n_alt
+    return p
 
 
 class Posterior:
@@ -257,12 +262,14 @@ class Posterior:
         self.logp = np.full((space.n_rankings, space.n_shapes), -math.log(space.size))
         self.observations = 0
         self._buf: np.ndarray | None = None
+        self._t1: np.ndarray | None = None
+        self._t2: np.ndarray | None = None
         self._fresh = False
 
     def copy(self) -> "Posterior":
         other = Posterior.__new__(Posterior)
         other.space, other.logp, other.observations = self.space, self.logp.copy(), self.observations
-        other._buf, other._fresh = None, False
+        other._buf, other._fresh, other._t1, other._t2 = None, False, None, None
         return other
 
     def _normalise(self) -> None:
@@ -280,10 +287,32 @@ class Posterior:
     def update(self, deal: Sequence[int] | None = None, target: float = 1.0, sigma: float = 1.0,
                signals: Iterable[Signal] = (), floor: float = 0.05) -> None:
         """One Bayes step (eq. 5): the offer (if any) and every signal, then normalise."""
+        sp = self.space
+        if self._t1 is None:
+            self._t1, self._t2 = np.empty_like(self.logp), np.empty_like(self.logp)
+        t1, t2 = self._t1, self._t2  # scratch buffers: no (P, S) temporaries per update
         if deal is not None:
-            self.logp += offer_loglik(self.space, deal, target, sigma)
+            A = np.stack([sp.option_rows[m][int(o)] for m, o in enumerate(deal)])
+            np.matmul(sp.W, A, out=t1)
+            t1 -= target
+            np.square(t1, out=t1)
+            t1 *= -1.0 / (2.0 * sigma * sigma)
+            self.logp += t1
         for sig in signals:
-            self.logp += np.log(np.maximum(signal_lik(self.space, sig, floor), 1e-300))
+            if sig.entity == "option" and sig.signal_type == "comparison" and sig.items[0][0] != sig.items[1][0]:
+                (ma, oa), (mb, ob) = sig.items if sig.stance == "prefer" else sig.items[::-1]
+                np.multiply.outer(sp.W[:, ma], sp.option_rows[ma][oa], out=t1)  # c of the favoured
+                np.multiply.outer(sp.W[:, mb], sp.option_rows[mb][ob], out=t2)
+                t2 += t1
+                t2 += 2e-12
+                t1 += 1e-12
+                t1 /= t2
+                t1 *= 1.0 - floor
+                t1 += floor / 2
+                np.log(t1, out=t1)
+                self.logp += t1
+            else:  # (P, 1) or (1, S): small, broadcast into the posterior
+                self.logp += np.log(np.maximum(signal_lik(sp, sig, floor), 1e-300))
         self._fresh = False
         self._normalise()
         self.observations += 1

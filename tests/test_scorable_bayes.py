@@ -167,3 +167,18 @@ def test_too_large_space_is_a_clear_error():
 
     with pytest.raises(InputError, match="exceed the limit"):
         hypothesis_space((5,) * 9)
+
+
+def test_in_place_update_equals_the_reference_formulas():
+    sp = hypothesis_space((3, 2, 4))
+    sigs = [Signal("option", "comparison", ((0, 1), (2, 3)), "prefer"),
+            Signal("option", "comparison", ((1, 0), (2, 0)), "oppose"),
+            Signal("issue", "comparison", ((0, -1), (2, -1)), "oppose"),
+            Signal("option", "point", ((2, 1),), "prefer")]
+    post = Posterior(sp)
+    post.update((2, 0, 1), 0.7, 0.4, sigs, 0.1)
+    shape = (sp.n_rankings, sp.n_shapes)
+    ref = bayes.offer_loglik(sp, (2, 0, 1), 0.7, 0.4) + sum(
+        np.log(np.broadcast_to(signal_lik(sp, s, 0.1), shape)) for s in sigs)
+    ref = np.exp(ref - ref.max())
+    assert np.allclose(post.probs(), ref / ref.sum(), rtol=1e-9, atol=1e-15)
