@@ -36,6 +36,7 @@ agent score or ``S_p >=`` its previous offer's partner score are kept; the top
 
 from __future__ import annotations
 
+import functools
 from typing import Optional, Sequence
 
 import attrs
@@ -248,6 +249,7 @@ def make_solver(name: str):
         raise ValueError(f"unknown solver {name!r}; valid: {', '.join(SOLVERS)}") from None
 
 
+@functools.lru_cache(maxsize=256)
 def lambda_window(lam: float, window: float = 0.3, step: float = 0.1) -> tuple[float, ...]:
     """lambda values of the sweep: +-window around ``lam`` in ``step`` steps, inside [0, 1]."""
     c, w, s = _lam_tenths(lam), int(round(window * 10)), max(1, int(round(step * 10)))
@@ -265,26 +267,32 @@ def sweep(solver, space: Space, lam: float, bound: float, *, min_own: float, min
           window: float = 0.3, bound_span: int = 10, top_n: int = 5,
           previous: Optional[Sequence[float]] = None) -> SweepResult:
     """Stage 2: solve over the lambda window and the descending bounds; top-N candidates."""
-    found: dict[int, Solution] = {}
-    solves = infeasible = 0
-    bounds = [bound - k for k in range(0, bound_span + 1)]
     many = getattr(solver, "solve_many", None)
-    for lam in lambda_window(lam, window):
+    cache_key = ("sweep", lam, bound, min_own, min_partner, window, bound_span)
+    cached = space._order_cache.get(cache_key) if many else None  # exact answers are pure: reuse
+    if cached is None:
+        found: dict[int, Solution] = {}
+        solves = infeasible = 0
+        bounds = [bound - k for k in range(0, bound_span + 1)]
+        for lam_k in lambda_window(lam, window):
+            if many:
+                idx = many(space, lam_k, bounds, min_own, min_partner)
+            else:
+                idx = [None if s is None else s.index for s in
+                       (solver.solve(space, lam_k, b, min_own, min_partner) for b in bounds)]
+            k = 1 - lam_k
+            for i in idx:
+                solves += 1
+                if i is None:
+                    infeasible += 1
+                    continue
+                if i not in found:
+                    found[i] = Solution(i, space.outcomes[i], space.s_a[i], space.s_p[i],
+                                        space.s_a[i] + k * space.s_p[i])
+        cached = (tuple(sorted(found.values(), key=lambda s: (-s.s_a, -s.s_p, s.index))), solves, infeasible)
         if many:
-            idx = many(space, lam, bounds, min_own, min_partner)
-        else:
-            idx = [None if s is None else s.index for s in
-                   (solver.solve(space, lam, b, min_own, min_partner) for b in bounds)]
-        k = 1 - lam
-        for i in idx:
-            solves += 1
-            if i is None:
-                infeasible += 1
-                continue
-            if i not in found:
-                found[i] = Solution(i, space.outcomes[i], space.s_a[i], space.s_p[i],
-                                    space.s_a[i] + k * space.s_p[i])
-    cands = sorted(found.values(), key=lambda s: (-s.s_a, -s.s_p, s.index))
+            space._order_cache[cache_key] = cached
+    cands, solves, infeasible = cached
     if previous is not None:
         pa, pp = previous
         cands = [c for c in cands if c.s_a >= pa - TOL or c.s_p >= pp - TOL]
