@@ -23,7 +23,7 @@ BANDS = {"Strict": (9, 10), "Firm": (7, 8), "Warm": (4, 6), "Neutral": (1, 3)}
 BAND_ORDER = ("Neutral", "Warm", "Firm", "Strict")
 
 #: default probability that wording slips to a neighbouring band (calibrated, see module doc)
-TONE_NOISE = 0.30
+TONE_NOISE = 0.20
 
 #: level -> phrasings; each phrase occurs in exactly one level and in no other phrase
 LEXICON: dict[int, tuple[str, ...]] = {

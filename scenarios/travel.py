@@ -205,6 +205,8 @@ class Group:
 
 
 _INDEX = {it.key: i for i, it in enumerate(CATALOGUE)}
+_OFFSETS = tuple(int(x) for x in np.cumsum([0] + [len(it.options) for it in CATALOGUE]))
+_N_OPTIONS = _OFFSETS[-1]
 
 
 # ---------------------------------------------------------------------------------
@@ -253,47 +255,48 @@ def _draw_pool(n: int, rng: np.random.Generator) -> _Pool:
                  popularity=rng.integers(0, 3, size=n), exp=exp, scenery=rng.integers(0, 4, size=n))
 
 
-def _scores(it: Item, pool: _Pool, money, act, safe, has) -> tuple[np.ndarray, np.ndarray]:
+def _trait_tables(money, act, safe, has) -> tuple[dict, dict]:
+    """Per-item trait mixes for a pool: ordinal targets (where on the scale, 0..1) and
+    nominal option utilities."""
+    targets = {
+        "acc_price": money, "rest_budget": money, "flight_price": money,
+        "acc_stars": 0.3 * money + 0.5 * safe + 0.1, "acc_review": 0.4 * money + 0.5 * safe,
+        "rest_rating": 0.4 * money + 0.4 * has["cuisine"] + 0.1,
+        "acc_min_nights": 0.3 + 0.5 * act, "acc_capacity": money,
+        "acc_price_consistency": 0.8 - 0.6 * money,
+        "rest_location": 0.1 + 0.8 * act, "rest_meals": 0.2 + 0.5 * money + 0.3 * has["cuisine"],
+        "flight_layovers": 0.9 - 0.8 * money, "flight_departure": 0.2 + 0.4 * has["nightlife"],
+        "flight_arrival": 0.3 + 0.4 * act, "intercity_duration": 0.2 + 0.6 * act,
+    }
+    nominal = {
+        "acc_room_type": {"Entire home/apt": 0.2 + 1.2 * money, "Private room": 0.8,
+                          "Shared room": 1.0 - 1.2 * money},
+        "acc_house_rules": {"Must be Non-smoking": 0.5 + 0.8 * safe, "Must allow Pets": 0.5,
+                            "Must forbid Pets": 0.3 + 0.3 * safe, "Must allow Parties": 0.2 + 1.2 * has["nightlife"]},
+        "rest_atmosphere": {"Casual/Street Food": 0.9 - 0.6 * money, "Family-friendly": 0.8 - 0.4 * act,
+                            "Lively/Bar-style": 0.3 + 1.2 * has["nightlife"], "Romantic": 0.3 + 0.6 * money},
+        "flight_baggage": {"Must include checked bag": 0.5 + 0.9 * has["shopping"],
+                           "Carry-on only fine": 0.6 + 0.4 * act},
+        "rest_cuisine": {opt: (0.2 + 0.9 * has["cuisine"]) if opt.startswith("Mandatory") else 0.3
+                         for opt in ITEMS["rest_cuisine"].options if opt != ITEMS["rest_cuisine"].flexible},
+    }
+    return targets, nominal
+
+
+def _scores(it: Item, n: int, tables: tuple[dict, dict], money, act, safe, has) -> tuple[np.ndarray, np.ndarray]:
     """Trait-driven utility per (persona, option) and base importance (0-10) per persona."""
-    n = len(money)
+    targets, nominal = tables
     s = np.zeros((n, len(it.options)))
     if it.ordinal:
-        pos = np.linspace(0.0, 1.0, len(it.scale))
-        # the trait mix that sets where on the scale a persona sits (0 = first option)
-        target = {
-            "acc_price": money, "rest_budget": money, "flight_price": money,
-            "acc_stars": 0.3 * money + 0.5 * safe + 0.1, "acc_review": 0.4 * money + 0.5 * safe,
-            "rest_rating": 0.4 * money + 0.4 * has["cuisine"] + 0.1,
-            "acc_min_nights": 0.3 + 0.5 * act, "acc_capacity": money,
-            "acc_price_consistency": 0.8 - 0.6 * money,
-            "rest_location": 0.1 + 0.8 * act, "rest_meals": 0.2 + 0.5 * money + 0.3 * has["cuisine"],
-            "flight_layovers": 0.9 - 0.8 * money, "flight_departure": 0.2 + 0.4 * has["nightlife"],
-            "flight_arrival": 0.3 + 0.4 * act, "intercity_duration": 0.2 + 0.6 * act,
-        }[it.key]
-        for j, opt in enumerate(it.scale):
-            s[:, it.options.index(opt)] = 1.0 - 6.0 * (pos[j] - target) ** 2
-    elif it.key == "rest_cuisine":
-        for j, opt in enumerate(it.options):
-            if opt.startswith("Mandatory"):
-                s[:, j] = 0.2 + 0.9 * has["cuisine"]
-            elif opt.startswith("Banned"):
-                s[:, j] = 0.3
+        target = targets[it.key]
+        for j, pos in enumerate(np.linspace(0.0, 1.0, len(it.scale))):
+            s[:, it.options.index(it.scale[j])] = 1.0 - 6.0 * (pos - target) ** 2
     else:
-        table = {
-            "acc_room_type": {"Entire home/apt": 0.2 + 1.2 * money, "Private room": 0.8 + 0 * money,
-                              "Shared room": 1.0 - 1.2 * money},
-            "acc_house_rules": {"Must be Non-smoking": 0.5 + 0.8 * safe, "Must allow Pets": 0.5 + 0 * money,
-                                "Must forbid Pets": 0.3 + 0.3 * safe, "Must allow Parties": 0.2 + 1.2 * has["nightlife"]},
-            "rest_atmosphere": {"Casual/Street Food": 0.9 - 0.6 * money, "Family-friendly": 0.8 - 0.4 * act,
-                                "Lively/Bar-style": 0.3 + 1.2 * has["nightlife"], "Romantic": 0.3 + 0.6 * money},
-            "flight_baggage": {"Must include checked bag": 0.5 + 0.9 * has["shopping"],
-                               "Carry-on only fine": 0.6 + 0.4 * act},
-        }[it.key]
-        for opt, val in table.items():
+        for opt, val in nominal[it.key].items():
             s[:, it.options.index(opt)] = val
     if it.flexible is not None:
         s[:, it.options.index(it.flexible)] = 0.55  # "no preference" competes with the trait-driven choices
-    base = np.full(n, {"accommodation": 4.5, "restaurant": 4.0, "flight": 4.0, "inter-city": 3.5}[it.category])
+    base = {"accommodation": 4.5, "restaurant": 4.0, "flight": 4.0, "inter-city": 3.5}[it.category]
     if it.key in ("acc_price", "rest_budget", "flight_price"):
         base = base + 2.5 * (1.0 - money) + 1.0 * money  # price matters most to the frugal and the lavish
     if it.key in ("acc_stars", "acc_review", "acc_house_rules"):
@@ -313,10 +316,14 @@ def _draw_choices(pool: _Pool, rng: np.random.Generator, choice_noise: float,
     importance = np.zeros((n, len(CATALOGUE)), dtype=np.int64)
     feats = (pool.money, pool.activity / 2.0, pool.safety / 2.0,
              {e: pool.exp[:, i].astype(float) for e, i in _EXP.items()})
+    tables = _trait_tables(*feats)
+    gumbel = choice_noise * rng.gumbel(size=(n, _N_OPTIONS))
+    noise = importance_sd * rng.normal(size=(n, len(CATALOGUE)))
     for k, it in enumerate(CATALOGUE):
-        s, base = _scores(it, pool, *feats)
-        choice[:, k] = np.argmax(s + choice_noise * rng.gumbel(size=s.shape), axis=1)
-        imp = base + importance_sd * rng.normal(size=n)
+        s, base = _scores(it, n, tables, *feats)
+        lo = _OFFSETS[k]
+        choice[:, k] = np.argmax(s + gumbel[:, lo:lo + len(it.options)], axis=1)
+        imp = base + noise[:, k]
         if it.flexible is not None:
             flex = choice[:, k] == it.options.index(it.flexible)
             imp = np.where(flex, np.minimum(imp * 0.5, 3.0), imp)  # "no preference" is indifferent
@@ -395,10 +402,13 @@ def generate_group(gid: str, size: int, rng: np.random.Generator, *, pool_size: 
     budget_level = min(1.0, trip.budget / 4000.0)  # the trip's budget anchor on the 0..1 tier scale
     relevance = 1.0 - np.abs(pool.money - budget_level)
     picked = mmr_select(choice, relevance, mmr_k, mmr_lambda)
+    w_all = np.maximum(importance, 1)
     for _ in range(max_tries):
         idx = sorted(int(picked[i]) for i in rng.choice(len(picked), size=size, replace=False))
-        members = tuple(_persona(f"{gid}-a{k}", pool, i, choice, importance) for k, i in enumerate(idx))
-        if len(soft_conflicts(members)) >= min_soft_conflicts:
+        c, w = choice[idx], w_all[idx]
+        differ = (c != c[0]).any(axis=0)
+        if int((differ & ((w >= 6) & (w <= 8)).any(axis=0)).sum()) >= min_soft_conflicts:  # = soft_conflicts()
+            members = tuple(_persona(f"{gid}-a{k}", pool, i, choice, importance) for k, i in enumerate(idx))
             return Group(gid, trip, members, tuple(contested_items(members, min_stake)))
     raise InputError("group", gid, f"no group of {size} with {min_soft_conflicts} soft conflicts "
                      f"after {max_tries} draws")

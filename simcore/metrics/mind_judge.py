@@ -43,7 +43,7 @@ def evidence(items: Sequence[Mapping], texts: Sequence[str]) -> dict:
     grams: list[tuple[str, ...]] = []
     for t in texts:
         words = t.lower().split()
-        grams.extend(tuple(words[k:k + 3]) for k in range(len(words) - 2))
+        grams.extend(zip(words, words[1:], words[2:]))
     return {
         "rationality": float(top_hits),
         "alignment": float(s_total),

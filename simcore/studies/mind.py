@@ -231,7 +231,7 @@ def describe_scenario(_sid: str) -> str:
 @click.option("--seeds", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Independent replicates (new groups each).")
 @click.option("--tone-noise", type=click.FloatRange(0.0, 1.0), default=None,
-              help="Probability that wording slips to a neighbouring tone band [default: calibrated 0.30].")
+              help="Probability that wording slips to a neighbouring tone band [default: calibrated 0.20].")
 @click.option("--no-transcripts", is_flag=True, help="Do not keep transcripts (smaller, faster).")
 @click.option("--calibrate", is_flag=True, help="Print ToM Acc(+-2) over a grid of --tone-noise values and exit.")
 def command(seed, workers, out, progress, groups, sizes, variants, seeds, tone_noise, no_transcripts, calibrate,
