@@ -63,3 +63,27 @@ def travel_items():
 
 def willingness():
     return st.integers(1, 10)
+
+
+# --- scorable ------------------------------------------------------------------
+def scorable_signals(option_counts):
+    """Resolved preference signals (policies.bayes.Signal) of every kind for a game shape."""
+    from policies.bayes import Signal
+
+    m_count = len(option_counts)
+    stance = st.sampled_from(("prefer", "oppose"))
+    issue = st.integers(0, m_count - 1)
+    option = issue.flatmap(lambda m: st.integers(0, option_counts[m] - 1).map(lambda o: (m, o)))
+    pair_issues = st.tuples(issue, issue).filter(lambda p: p[0] != p[1])
+    pair_options = st.tuples(option, option).filter(lambda p: p[0] != p[1])
+    return st.one_of(
+        st.builds(lambda m, s: Signal("issue", "point", ((m, -1),), s), issue, stance),
+        st.builds(lambda p, s: Signal("issue", "comparison", ((p[0], -1), (p[1], -1)), s), pair_issues, stance),
+        st.builds(lambda o, s: Signal("option", "point", (o,), s), option, stance),
+        st.builds(lambda p, s: Signal("option", "comparison", p, s), pair_options, stance),
+    )
+
+
+def scorable_deals(option_counts):
+    """Deals (one option index per issue) of a game shape."""
+    return st.tuples(*[st.integers(0, k - 1) for k in option_counts])

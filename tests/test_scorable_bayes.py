@@ -12,6 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from policies import bayes
 from policies.bayes import Posterior, Signal, hypothesis_space, signal_lik
+from tests.strategies import scorable_deals, scorable_signals
 
 SEED_SHAPE = (3, 3, 4, 4, 5)
 
@@ -120,26 +121,17 @@ def test_preferring_an_issue_raises_its_estimated_weight():
     assert after[3] > before[3] and after[3] == max(after)
 
 
-signal_st = st.one_of(
-    st.builds(lambda m, stance: Signal("issue", "point", ((m, -1),), stance),
-              st.integers(0, 2), st.sampled_from(("prefer", "oppose"))),
-    st.builds(lambda m, o, stance: Signal("option", "point", ((m, o % (2, 3, 3)[m]),), stance),
-              st.integers(0, 2), st.integers(0, 2), st.sampled_from(("prefer", "oppose"))),
-    st.builds(lambda a, b, stance: Signal("issue", "comparison", ((a, -1), ((a + 1 + b) % 3, -1)), stance),
-              st.integers(0, 2), st.integers(0, 1), st.sampled_from(("prefer", "oppose"))),
-    st.builds(lambda ma, mb, stance: Signal("option", "comparison", ((ma, 0), (mb, 1)), stance),
-              st.integers(0, 2), st.integers(0, 2), st.sampled_from(("prefer", "oppose"))),
-)
+TOY_SHAPE = (2, 3, 3)
 obs_st = st.tuples(
-    st.one_of(st.none(), st.tuples(st.integers(0, 1), st.integers(0, 2), st.integers(0, 2))),
-    st.floats(0, 1), st.sampled_from((0.05, 0.3, 1.0)), st.lists(signal_st, max_size=3),
+    st.one_of(st.none(), scorable_deals(TOY_SHAPE)),
+    st.floats(0, 1), st.sampled_from((0.05, 0.3, 1.0)), st.lists(scorable_signals(TOY_SHAPE), max_size=3),
     st.sampled_from((0.0, 0.05)))
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(obs_st, min_size=1, max_size=12))
 def test_posterior_stays_a_distribution(observations):
-    sp = hypothesis_space((2, 3, 3))
+    sp = hypothesis_space(TOY_SHAPE)
     post = Posterior(sp)
     for deal, target, sigma, sigs, floor in observations:
         post.update(deal=deal, target=target, sigma=sigma, signals=sigs, floor=floor)
