@@ -246,9 +246,41 @@ def _sentences(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
+_VOCABS: dict = {}
+_READS: dict = {}
+_CACHE_MAX = 200_000
+
+
+def _vocab_for(vocabulary: Mapping[str, Any]) -> "Vocab":
+    for known, voc in _VOCABS.values():
+        if known == vocabulary:
+            return voc
+    voc = Vocab(vocabulary)
+    if len(_VOCABS) > 64:
+        _VOCABS.clear()
+    _VOCABS[len(_VOCABS)] = (json.loads(json.dumps(vocabulary)), voc)
+    return voc
+
+
 def read_text(text: str, vocabulary: Mapping[str, Any], last_proposal: Mapping[str, Any] | None = None) -> dict:
     """The utterance dict a text expresses, or ``{"kind": "unreadable", "why": ...}``."""
-    voc = Vocab(vocabulary)
+    return json.loads(read_text_json(text, vocabulary, last_proposal))
+
+
+def read_text_json(text: str, vocabulary: Mapping[str, Any], last_proposal: Mapping[str, Any] | None = None) -> str:
+    """:func:`read_text` as the JSON answer; a pure function, memoised (texts repeat a lot)."""
+    key = (text, (last_proposal.get("type"), last_proposal.get("value")) if last_proposal else None)
+    for known, answer in _READS.get(key, ()):
+        if known == vocabulary:
+            return answer
+    answer = json.dumps(_read_text(text, _vocab_for(vocabulary), last_proposal), ensure_ascii=False)
+    if len(_READS) > _CACHE_MAX:
+        _READS.clear()
+    _READS.setdefault(key, []).append((json.loads(json.dumps(vocabulary)), answer))
+    return answer
+
+
+def _read_text(text: str, voc: "Vocab", last_proposal: Mapping[str, Any] | None) -> dict:
     if not text or not text.strip():
         return {"kind": "unreadable", "why": "empty text; " + HELP}
     problems = []
@@ -390,19 +422,30 @@ class ReadTask(Task):
         "\"option\"}, {\"kind\": \"quit\", \"reason\"}.  A bare yes / no answers 'last_proposal'.\n"
         "If the sentence is none of these, answer {\"kind\": \"unreadable\", \"why\": <reason>}.")
 
+    _PARSED: dict = {}
+
     def parse(self, text: str):
         from simcore.protocols.dialogue import utterance_from_dict
 
+        hit = self._PARSED.get(text)  # utterances are immutable: a parsed text can be shared
+        if hit is not None:
+            return hit
         data = self.load_json(text)
         try:
-            return utterance_from_dict(data, self.id)
+            out = utterance_from_dict(data, self.id)
         except InputError as exc:
             raise ParseError(self.id, str(exc), text) from None
+        if len(self._PARSED) > _CACHE_MAX:
+            self._PARSED.clear()
+        self._PARSED[text] = out
+        return out
 
     def mock_answer(self, context, rng, options) -> str:
         lp = context.get("last_proposal")
-        return json.dumps(read_text(str(context["text"]), context["vocabulary"], lp if isinstance(lp, dict) else None),
-                          ensure_ascii=False)
+        vocab = context["vocabulary"]
+        if not isinstance(vocab, dict):
+            return json.dumps({"kind": "unreadable", "why": "no vocabulary given"})
+        return read_text_json(str(context["text"]), vocab, lp if isinstance(lp, dict) else None)
 
     _EXPECTED: dict = {}
 

@@ -113,6 +113,20 @@ class AgentParams:
         return dict(zip(RELATIONS, self.option_share))
 
 
+_JUDGES: dict = {}
+
+
+def _judge(domain, prefs, params) -> OptionJudge:
+    """OptionJudge for (domain, preferences, shares), memoised (profiles repeat across pairs)."""
+    key = (domain.id, id(domain), tuple((c, p.statements) for c, p in sorted(prefs.items())), params.option_share)
+    j = _JUDGES.get(key)
+    if j is None:
+        if len(_JUDGES) > 4096:
+            _JUDGES.clear()
+        j = _JUDGES[key] = OptionJudge.build(domain, prefs, params.shares())
+    return j
+
+
 class DominanceAgent:
     """One side of the dialogue (the agent, or the simulated user built from the same trees)."""
 
@@ -129,10 +143,13 @@ class DominanceAgent:
         self._ranking = {c: p.ranking() for c, p in self.self_prefs.items()}
         self.other = {c.name: Preferences(c.name, c.values) for c in domain.criteria}
         self.oas = {c.name: Preferences(c.name, c.values) for c in domain.criteria}
-        self.judge = OptionJudge.build(domain, self.self_prefs, params.shares())
+        self.judge = _judge(domain, self.self_prefs, params)
         self.agreed: dict[str, str] = {}
         self.rejected_by_other: set = set()
+        self.rejected_options: set = set()
         self.rejected_values: dict[str, set] = {c.name: set() for c in domain.criteria}
+        self._any_value_rejected = 0
+        self._dead_key, self._dead = None, False
         self.table: dict[str, int] = {}        # option name -> times proposed (by anyone)
         self.my_last_proposal: Optional[Proposal] = None
         self.current: Optional[str] = None
@@ -171,14 +188,20 @@ class DominanceAgent:
 
     def _option_open(self, name: str) -> bool:
         """Not rejected by the other side, and holding no value it rejected."""
-        if Proposal(self.topic, name) in self.rejected_by_other:
+        if name in self.rejected_options:
             return False
+        if not self._any_value_rejected:
+            return True
         opt = self.domain.option(name)
         return not any(v in self.rejected_values[c] for c, v in zip(self.domain.criterion_names, opt.values))
 
     def dead_end(self) -> bool:
         """The exit condition: no option left that I accept and the other has not ruled out."""
-        return not any(self.option_acceptable(n) and self._option_open(n) for n in self.judge.order)
+        key = (len(self.rejected_options), self._any_value_rejected, len(self.table))
+        if self._dead_key != key:
+            self._dead_key = key
+            self._dead = not any(self.option_acceptable(n) and self._option_open(n) for n in self.judge.order)
+        return self._dead
 
     # the models ---------------------------------------------------------------
     def perceive(self, utt) -> None:
@@ -197,8 +220,11 @@ class DominanceAgent:
                 self.agreed[p.type] = p.value
             elif isinstance(utt, Reject):
                 self.rejected_by_other.add(p)
-                if p.type != self.topic:
+                if p.type == self.topic:
+                    self.rejected_options.add(p.value)
+                elif p.value not in self.rejected_values[p.type]:
                     self.rejected_values[p.type].add(p.value)
+                    self._any_value_rejected += 1
                     if self.agreed.get(p.type) == p.value:
                         del self.agreed[p.type]
 
@@ -578,6 +604,39 @@ class Voice:
                                   text=text, vocabulary=self.vocabulary,
                                   last_proposal=last.to_dict() if last is not None else None)
         return canonical(self.domain, reading)
+
+
+class DirectVoice:
+    """The mock's own templates and reader called in-process, without the prompt round trip.
+
+    The same words are said and read as with :class:`Voice` over the exact mock backend
+    (the listener still learns only from the text); what is skipped is rendering the
+    prompt and parsing it back.  For fast sweeps and the speed benchmark; the phrasing
+    choice is drawn from this side's generator, so the words differ from the backend
+    path's (which draws a per-call seed first).
+    """
+
+    def __init__(self, domain, rng: np.random.Generator):
+        from mockllm.callrng import CallRng
+        from mockllm.dominance import READ, phrasings, read_text_json, render
+
+        self.domain, self.rng = domain, CallRng(int(rng.integers(0, 2**63 - 1)))
+        self._phrasings, self._render, self._read_json, self._parse = phrasings, render, read_text_json, READ.parse
+        self.vocabulary = domain.vocabulary()
+
+    def speak(self, who, utt) -> str:
+        d = utt.to_dict()
+        details = None
+        if isinstance(utt, Propose) and utt.proposal.type == self.domain.topic:
+            details = list(self.domain.option(utt.proposal.value).values)
+        rel = who.relation if who.relation in RELATIONS else "peer"
+        n = len(self._phrasings(rel, d, self.domain.topic))
+        return self._render(rel, d, self.domain.topic, details, int(self.rng.integers(n)) if n > 1 else 0)
+
+    def read(self, who, text: str, own: bool = False):
+        last = getattr(who, "their_last_proposal" if own else "my_last_proposal", None)
+        answer = self._read_json(text, self.vocabulary, last.to_dict() if last is not None else None)
+        return canonical(self.domain, self._parse(answer))
 
 
 def canonical(domain, reading):

@@ -207,3 +207,16 @@ def test_illegal_moves_are_refused():
     with pytest.raises(IllegalMove, match="closed"):
         replay_record(SMALL, [("agent", Propose(Proposal("restaurant", "Sakura"))), ("user", Booking("Sakura")),
                               ("agent", Propose(Proposal("cuisine", "Italian")))])
+
+
+def test_direct_language_mode(tmp_path):
+    from simcore.study import run_study
+
+    cfg = DominanceConfig(seed=2, dialogues=3, language="direct")
+    s1 = run_study("simcore.studies.dominance:STUDY", cfg, workers=1, out_dir=str(tmp_path / "a"))
+    s2 = run_study("simcore.studies.dominance:STUDY", cfg, workers=2, out_dir=str(tmp_path / "b"))
+    assert (tmp_path / "a" / "transcripts.jsonl").read_bytes() == (tmp_path / "b" / "transcripts.jsonl").read_bytes()
+    assert s1.metrics["results"] == s2.metrics["results"]
+    nt = DominanceConfig(seed=2, dialogues=3, language="direct", transcripts=False)
+    s3 = run_study("simcore.studies.dominance:STUDY", nt, workers=1)
+    assert s3.metrics["results"] == s1.metrics["results"]

@@ -191,11 +191,20 @@ class PublicRecord:
 
     turns: list = attrs.field(factory=list)  # (speaker, utterance)
 
+    def add(self, speaker: str, utt) -> None:
+        self.turns.append((speaker, utt))
+
     def proposals_by(self, speaker: str) -> set:
         return {u.proposal for s, u in self.turns if s == speaker and isinstance(u, Propose)}
 
     def accepted_by(self, speaker: str) -> set:
         return {u.proposal for s, u in self.turns if s == speaker and isinstance(u, Accept)}
+
+    def proposals_not_by(self, speaker: str) -> set:
+        return {u.proposal for s, u in self.turns if s != speaker and isinstance(u, Propose)}
+
+    def accepted_not_by(self, speaker: str) -> set:
+        return {u.proposal for s, u in self.turns if s != speaker and isinstance(u, Accept)}
 
 
 def check_legal(domain, record: PublicRecord, speaker: str, utt: Any) -> None:
@@ -204,8 +213,6 @@ def check_legal(domain, record: PublicRecord, speaker: str, utt: Any) -> None:
         raise IllegalMove(f"{speaker}: {utt!r} is not an utterance")
     if record.turns and record.turns[-1][1].kind in CLOSING:
         raise IllegalMove(f"{speaker}: the dialogue is already closed")
-    other = [s for s, _ in record.turns if s != speaker]
-
     def value_ok(crit, v):
         if v is not None and domain.criterion_of(v) != crit:
             raise IllegalMove(f"{speaker}: {v!r} is not a value of criterion {crit!r}")
@@ -225,18 +232,15 @@ def check_legal(domain, record: PublicRecord, speaker: str, utt: Any) -> None:
         else:
             raise IllegalMove(f"{speaker}: proposal type {p.type!r} is neither a criterion nor the topic")
         if isinstance(utt, (Accept, Reject)):
-            theirs = set().union(*(record.proposals_by(s) for s in set(other))) if other else set()
-            if p not in theirs:
+            if p not in record.proposals_not_by(speaker):
                 raise IllegalMove(f"{speaker}: {utt.kind} of {p.value!r}, which the other side never proposed")
     elif isinstance(utt, Booking):
         opt = domain.option(utt.option)
         if opt is None or opt.name != utt.option:
             raise IllegalMove(f"{speaker}: booking of unknown {domain.topic} {utt.option!r}")
         p = Proposal(domain.topic, utt.option)
-        their_props = set().union(*(record.proposals_by(s) for s in set(other))) if other else set()
-        their_accepts = set().union(*(record.accepted_by(s) for s in set(other))) if other else set()
-        mine = record.proposals_by(speaker)
-        if p not in their_props and not (p in their_accepts and p in mine):
+        if p not in record.proposals_not_by(speaker) and not (p in record.accepted_not_by(speaker)
+                                                               and p in record.proposals_by(speaker)):
             raise IllegalMove(f"{speaker}: booking {utt.option!r}, which the other side neither proposed "
                               "nor accepted")
 
@@ -281,8 +285,12 @@ class DialogueResult:
 
 def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str,
                  max_turns: int = 40, on_turn: Callable[[Event], None] | None = None,
-                 hidden: Callable[[Participant], Mapping[str, Any]] | None = None) -> DialogueResult:
-    """Let ``first`` open and the two alternate until Booking, Quit or ``max_turns`` utterances."""
+                 hidden: Callable[[Participant], Mapping[str, Any]] | None = None,
+                 record_events: bool = True) -> DialogueResult:
+    """Let ``first`` open and the two alternate until Booking, Quit or ``max_turns`` utterances.
+
+    With ``record_events=False`` (and no ``on_turn``) no transcript events are built."""
+    record_events = record_events or on_turn is not None
     if max_turns < 1:
         raise InputError("dialogue", "max_turns", f"must be >= 1, got {max_turns}")
     record = PublicRecord()
@@ -299,6 +307,19 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
         record.turns.append((speaker.name, dec.utterance))
         said.append((speaker.name, dec.utterance, dec))
         reading = listener.hear(text)
+        if not record_events:
+            if isinstance(dec.utterance, Booking):
+                outcome, booked, booked_by = "booked", dec.utterance.option, speaker.name
+                break
+            if isinstance(dec.utterance, Quit):
+                outcome = "dead-end"
+                break
+            if isinstance(reading, Unreadable):
+                outcome = "unreadable"
+                break
+            heard = reading
+            speaker, listener = listener, speaker
+            continue
         h = {"relation": speaker.relation, "figure": dec.figure, "rule": dec.rule}
         if dec.why:
             h["why"] = dec.why
@@ -321,11 +342,12 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
             break
         heard = reading
         speaker, listener = listener, speaker
-    end = Event(run=run_id, seq=len(events), speaker="protocol", phase="end", round=len(events),
-                intent={"outcome": outcome, "booked": booked, "booked_by": booked_by, "turns": len(events)})
-    events.append(end)
-    if on_turn is not None:
-        on_turn(end)
+    if record_events:
+        end = Event(run=run_id, seq=len(events), speaker="protocol", phase="end", round=len(events),
+                    intent={"outcome": outcome, "booked": booked, "booked_by": booked_by, "turns": len(said)})
+        events.append(end)
+        if on_turn is not None:
+            on_turn(end)
     return DialogueResult(outcome, len(said), booked, booked_by, tuple(events), tuple(said))
 
 

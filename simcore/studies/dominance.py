@@ -14,23 +14,24 @@ children ``prefs/agent`` and ``prefs/user`` draw the preference orders, and
 from __future__ import annotations
 
 import itertools
-from typing import Any, Sequence
+from typing import Sequence
 
 import attrs
 import click
 
-from policies.dominance import DEFAULT_OPTION_SHARE, AgentParams, DominanceAgent, ScriptedUser, Voice
+from policies.dominance import (DEFAULT_OPTION_SHARE, AgentParams, DirectVoice, DominanceAgent, ScriptedUser,
+                                Voice)
 from policies.dominance_state import RELATIONS, random_preferences, total_order
 from simcore import seeding
 from simcore.cli_options import CommaChoice, common_options
-from simcore.errors import IllegalMove, InputError
 from simcore.metrics.dominance import SIDES, dialogue_record, pool_pair, pool_relation
-from simcore.protocols.dialogue import Propose, Proposal, run_dialogue
+from simcore.protocols.dialogue import run_dialogue
 from simcore.study import Job, JobOutput, Summary, launch
 from simcore.tables import Table
 
 SYSTEM = "dominance"
 OPENERS = ("alternate", "agent", "user")
+LANGUAGES = ("backend", "direct")
 
 
 def _rels(value) -> tuple:
@@ -57,6 +58,7 @@ class DominanceConfig:
     share_peer: float = DEFAULT_OPTION_SHARE["peer"]
     share_submissive: float = DEFAULT_OPTION_SHARE["submissive"]
     garble: float = attrs.field(default=0.0, validator=[attrs.validators.ge(0.0), attrs.validators.le(1.0)])
+    language: str = attrs.field(default="backend", validator=attrs.validators.in_(LANGUAGES))
     transcripts: bool = True
 
     def params(self) -> AgentParams:
@@ -76,18 +78,22 @@ def _backend(garble: float):
 
 def play(domain, agent_rel: str, user_rel: str, prefs_agent, prefs_user, *, rng_agent, rng_user,
          agent_opens: bool, run_id: str, params: AgentParams = AgentParams(), max_turns: int = 40,
-         backend=None, on_turn=None):
-    """One dialogue; returns (DialogueResult, {side: agent}, CallStats)."""
+         backend=None, on_turn=None, language: str = "backend", record_events: bool = True):
+    """One dialogue; returns (DialogueResult, {side: agent}, CallStats).
+
+    ``language="backend"`` speaks and reads through the ChatBackend (the mock by
+    default); ``"direct"`` calls the mock's templates and reader in-process."""
     from mockllm.client import ModelClient
 
     client = ModelClient(backend if backend is not None else _backend(0.0))
     agent = DominanceAgent("agent", agent_rel, domain, prefs_agent, params=params)
     user = DominanceAgent("user", user_rel, domain, prefs_user, params=params)
     for side, rng in ((agent, rng_agent), (user, rng_user)):
-        voice = Voice(domain, client, rng)
+        voice = Voice(domain, client, rng) if language == "backend" else DirectVoice(domain, rng)
         side._speak, side._read = voice.speak, voice.read
     first, second = (agent, user) if agent_opens else (user, agent)
-    result = run_dialogue(domain, first, second, run_id=run_id, max_turns=max_turns, on_turn=on_turn)
+    result = run_dialogue(domain, first, second, run_id=run_id, max_turns=max_turns, on_turn=on_turn,
+                          record_events=record_events)
     return result, {"agent": agent, "user": user}, client.stats
 
 
@@ -118,7 +124,8 @@ class DominanceStudy:
                                          rng_agent=seeding.child(seq, a, u, "agent"),
                                          rng_user=seeding.child(seq, a, u, "user"),
                                          agent_opens=agent_opens, run_id=rid, params=config.params(),
-                                         max_turns=config.max_turns, backend=_backend(config.garble))
+                                         max_turns=config.max_turns, backend=_backend(config.garble),
+                                         language=config.language, record_events=config.transcripts)
             rec = dialogue_record(result, agents, domain.topic)
             rec["fallbacks"] = stats.fallbacks
             records[f"{a}__{u}"] = rec
@@ -206,11 +213,16 @@ STUDY = DominanceStudy()
               show_default=True, help="Fig. 2: dominant accepts score > factor x bestScore.")
 @click.option("--garble", type=click.FloatRange(0.0, 1.0), default=0.0, show_default=True,
               help="Mock noise: probability a spoken answer lacks its SAY: label (counted fallback).")
+@click.option("--language", type=click.Choice(LANGUAGES), default="backend", show_default=True,
+              help="backend: speak/read through the mock ChatBackend; direct: the same templates in-process.")
+@click.option("--transcripts/--no-transcripts", default=True, show_default=True,
+              help="Build transcript events (transcripts.jsonl).")
 def command(seed, workers, out, progress, domain, agent, user, dialogues, max_turns, opener,
-            dominant_factor, garble):
+            dominant_factor, garble, language, transcripts):
     """The dominance dialogue agent: every agent relation against every user relation."""
     config = DominanceConfig(seed=seed, domain=domain, agent=agent, user=user, dialogues=dialogues,
-                             max_turns=max_turns, opener=opener, dominant_factor=dominant_factor, garble=garble)
+                             max_turns=max_turns, opener=opener, dominant_factor=dominant_factor, garble=garble,
+                             language=language, transcripts=transcripts)
     launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
 
 
@@ -332,5 +344,3 @@ REGISTRY = [
     for rel in RELATIONS
 ]
 
-__all__ = ["STUDY", "command", "run_default", "render_run", "PLAYTHROUGHS", "REGISTRY", "DominanceConfig",
-           "play", "IllegalMove", "InputError", "Propose", "Proposal", "Any"]
