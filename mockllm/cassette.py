@@ -5,6 +5,12 @@ A cassette is a JSON Lines file; each line holds one exchange:
 "response": "..."}``.  The key covers the messages, temperature and seed, so replay
 returns exactly what the backend said to exactly that request.  Nothing else (no
 API key, no headers) is stored.
+
+When the same request was made several times (a real model at temperature > 0 that
+ignores the seed may answer it differently each time), replay returns the recorded
+answers in recording order, then repeats the last one.  A request the backend failed
+(:class:`BackendError`) is recorded as ``{"key", ..., "error": "<message>"}`` and
+fails the same way on replay, so a run that met failures replays exactly too.
 """
 
 from __future__ import annotations
@@ -34,13 +40,19 @@ class RecordingBackend:
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None) -> str:
-        response = self.inner.chat(messages, temperature=temperature, seed=seed)
         line = {"key": request_key(messages, temperature, seed),
-                "messages": [m.to_dict() for m in messages], "temperature": temperature,
-                "seed": seed, "response": response}
+                "messages": [m.to_dict() for m in messages], "temperature": temperature, "seed": seed}
+        try:
+            response = self.inner.chat(messages, temperature=temperature, seed=seed)
+        except BackendError as exc:
+            self._append({**line, "error": str(exc)})
+            raise
+        self._append({**line, "response": response})
+        return response
+
+    def _append(self, line: dict) -> None:
         with open(self.path, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(line, ensure_ascii=False) + "\n")
-        return response
 
 
 class ReplayBackend:
@@ -48,7 +60,8 @@ class ReplayBackend:
 
     def __init__(self, path: str):
         self.path = path
-        self.responses: dict[str, str] = {}
+        self.responses: dict[str, list[tuple[str, str]]] = {}  # key -> [("response"|"error", text)]
+        self._served: dict[str, int] = {}
         try:
             with open(path, encoding="utf-8") as fh:
                 for lineno, line in enumerate(fh, 1):
@@ -56,10 +69,15 @@ class ReplayBackend:
                         continue
                     try:
                         row = json.loads(line)
-                        self.responses[row["key"]] = row["response"]
+                        key = row["key"]
+                        kind = "response" if "response" in row else "error"
+                        text = row[kind]
+                        if not isinstance(key, str) or not isinstance(text, str):
+                            raise TypeError
                     except (json.JSONDecodeError, KeyError, TypeError):
                         raise InputError(path, f"line {lineno}", "not a cassette entry "
-                                         "(needs JSON with 'key' and 'response')") from None
+                                         "(needs JSON with string 'key' and 'response' or 'error')") from None
+                    self.responses.setdefault(key, []).append((kind, text))
         except OSError as exc:
             raise InputError(path, "", exc.strerror or str(exc)) from None
         except UnicodeDecodeError:
@@ -69,8 +87,14 @@ class ReplayBackend:
              seed: int | None = None) -> str:
         key = request_key(messages, temperature, seed)
         try:
-            return self.responses[key]
+            answers = self.responses[key]
         except KeyError:
             first = messages[0].content.split("\n", 1)[0] if messages else ""
             raise BackendError(f"{self.path}: no recorded response for this request "
                                f"({first!r}, seed={seed}); re-record the cassette") from None
+        n = self._served.get(key, 0)
+        self._served[key] = n + 1
+        kind, text = answers[min(n, len(answers) - 1)]
+        if kind == "error":
+            raise BackendError(text)
+        return text

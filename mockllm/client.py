@@ -3,7 +3,10 @@
 Policies talk to the language layer through :class:`ModelClient`.  Output that the
 task's parser cannot read is retried once (with a fresh seed); if the retry fails too
 the caller's rule-based fallback is used and counted in :class:`CallStats`, which the
-run reports in its metrics.  Nothing is guessed silently.
+run reports in its metrics.  A :class:`BackendError` (the backend gave up after its own
+bounded retries) also falls back when the caller gives a fallback, counted in both
+``fallbacks`` and ``backend_errors``; without a fallback it propagates.  Nothing is
+guessed silently.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import numpy as np
 
 from mockllm.backend import ChatBackend
 from mockllm.tasks import Task
-from simcore.errors import ParseError
+from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
 
 T = TypeVar("T")
@@ -27,6 +30,8 @@ class CallStats:
     retries: int = 0
     fallbacks: int = 0
     by_task: dict = attrs.field(factory=dict)
+    #: backend failures (network, HTTP status, malformed response) answered by a fallback
+    backend_errors: int = 0
 
     def _bump(self, task_id: str, what: str) -> None:
         row = self.by_task.setdefault(task_id, {"calls": 0, "retries": 0, "fallbacks": 0})
@@ -50,13 +55,20 @@ class ModelClient:
             if attempt:
                 self.stats.retries += 1
                 self.stats._bump(task.id, "retries")
-            text = self.backend.chat(messages, temperature=self.temperature, seed=call_seed(rng))
+            try:
+                text = self.backend.chat(messages, temperature=self.temperature, seed=call_seed(rng))
+            except BackendError:
+                # the backend already retried what may pass; the caller's rule takes over
+                if fallback is None:
+                    raise
+                self.stats.backend_errors += 1
+                break
             try:
                 return task.parse(text)
             except ParseError as exc:
                 last = exc
         if fallback is None:
-            raise last  # type: ignore[misc]
+            raise last  # type: ignore[misc]  # (only reached after two parse errors)
         self.stats.fallbacks += 1
         self.stats._bump(task.id, "fallbacks")
         return fallback()

@@ -12,6 +12,7 @@ times with exponential backoff; anything else fails at once with a clear
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import socket
@@ -24,6 +25,17 @@ from mockllm.backend import Message
 from simcore.errors import BackendError
 
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """Never follow a redirect: urllib would resend the Authorization header (the API
+    key) to whatever host the redirect names.  A 3xx is reported as an HTTP error."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 class OpenAICompatBackend:
@@ -45,14 +57,21 @@ class OpenAICompatBackend:
 
     def _headers(self) -> dict:
         headers = {"Content-Type": "application/json"}
-        key = os.environ.get(self.api_key_env)
+        key = (os.environ.get(self.api_key_env) or "").strip()
         if key:
+            if any(not 0x21 <= ord(ch) <= 0x7E for ch in key):
+                # http.client would refuse the header with the key in its message
+                raise BackendError(f"the API key in ${self.api_key_env} contains spaces or control "
+                                   "characters; set it to the bare key")
             headers["Authorization"] = f"Bearer {key}"
         return headers
 
     def _scrub(self, text: str) -> str:
         key = os.environ.get(self.api_key_env)
-        return text.replace(key, "***") if key else text
+        for variant in {key, (key or "").strip()}:
+            if variant:
+                text = text.replace(variant, "***")
+        return text
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None) -> str:
@@ -65,38 +84,59 @@ class OpenAICompatBackend:
         data = json.dumps(body).encode("utf-8")
         url = f"{self.base_url}/chat/completions"
         problem = "no attempt made"
+        headers = self._headers()
         for attempt in range(self.max_retries + 1):
             if attempt:
                 time.sleep(self.backoff * (2 ** (attempt - 1)))
             self.attempts += 1
-            request = urllib.request.Request(url, data=data, headers=self._headers(), method="POST")
+            request = urllib.request.Request(url, data=data, headers=headers, method="POST")
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as resp:
-                    raw = resp.read()
+                with _OPENER.open(request, timeout=self.timeout) as resp:
+                    raw = self._read(resp)
             except urllib.error.HTTPError as exc:
+                exc.close()
                 problem = f"HTTP {exc.code}"
                 if exc.code in RETRYABLE_STATUS:
                     continue
                 raise BackendError(self._scrub(f"{url}: {problem} (not retried)")) from None
-            except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError) as exc:
+            except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError,
+                    http.client.HTTPException) as exc:
                 reason = getattr(exc, "reason", exc)
-                problem = f"connection failed ({type(reason).__name__})"
+                if isinstance(reason, (socket.timeout, TimeoutError)):
+                    problem = f"no answer within the {self.timeout:g} s timeout"
+                else:
+                    problem = f"connection failed ({type(reason).__name__})"
                 continue
             return self._content(raw, url)
         raise BackendError(self._scrub(f"{url}: {problem} after {self.max_retries + 1} attempt(s)"))
+
+    def _read(self, resp) -> bytes:
+        """The body, within ``timeout`` in total (the socket timeout alone is per read,
+        so a server sending a byte at a time could hold the call forever)."""
+        deadline = time.monotonic() + self.timeout
+        chunks = []
+        while True:
+            chunk = resp.read1(65536) if hasattr(resp, "read1") else resp.read(65536)
+            if not chunk:
+                if getattr(resp, "length", None):  # the server closed before the promised length
+                    raise http.client.IncompleteRead(b"".join(chunks), resp.length)
+                return b"".join(chunks)
+            chunks.append(chunk)
+            if time.monotonic() > deadline:
+                raise TimeoutError("response body not complete within the timeout")
 
     def _content(self, raw: bytes, url: str) -> str:
         try:
             payload = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise BackendError(f"{url}: response is not JSON") from None
+            raise BackendError(self._scrub(f"{url}: response is not JSON")) from None
         try:
             choices = payload["choices"]
             if not choices:
-                raise BackendError(f"{url}: response has an empty 'choices' list")
+                raise BackendError(self._scrub(f"{url}: response has an empty 'choices' list"))
             content = choices[0]["message"]["content"]
         except (KeyError, TypeError, IndexError):
-            raise BackendError(f"{url}: response lacks choices[0].message.content") from None
+            raise BackendError(self._scrub(f"{url}: response lacks choices[0].message.content")) from None
         if not isinstance(content, str):
-            raise BackendError(f"{url}: choices[0].message.content is not a string")
+            raise BackendError(self._scrub(f"{url}: choices[0].message.content is not a string"))
         return content

@@ -6,7 +6,6 @@ Skipped when the optional extra is not installed (``pip install 'simcore[dask]'`
 from __future__ import annotations
 
 import os
-import warnings
 
 import pytest
 
@@ -21,22 +20,22 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 
 @pytest.fixture(scope="module")
 def scheduler():
-    from distributed import LocalCluster
+    """A LocalCluster started by simcore's own ``--executor dask`` path (no address);
+    the tests then connect to it by address, the ``--scheduler`` path."""
+    from simcore.executors import open_executor
 
     # worker processes must import the toy study from tests/
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (TESTS, old) if p)
     try:
-        warnings.filterwarnings("ignore", message="Port .* is already in use")
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                               dashboard_address=None)
+        with open_executor("dask", workers=2) as pool:
+            assert pool.parallelism == 2
+            yield pool._client.scheduler.address
     finally:
         if old is None:
             os.environ.pop("PYTHONPATH", None)
         else:
             os.environ["PYTHONPATH"] = old
-    with cluster:
-        yield cluster.scheduler_address
 
 
 def test_dask_sweep_is_byte_identical(tmp_path, scheduler):
@@ -56,11 +55,9 @@ def test_dask_records_failures_like_the_others(tmp_path, scheduler):
     assert outputs(tmp_path / "dask") == outputs(tmp_path / "inline")
 
 
-def test_plain_run_on_a_local_dask_cluster(tmp_path, monkeypatch):
-    """Without an address simcore starts (and stops) its own LocalCluster on 127.0.0.1."""
-    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (TESTS, os.environ.get("PYTHONPATH")) if p))
+def test_plain_run_on_dask(tmp_path, scheduler):
     cfg = ToyConfig(seed=2, jobs=5)
     launch(STUDY_PATH, cfg, workers=1, out=str(tmp_path / "inline"))
-    launch(STUDY_PATH, cfg, workers=2, out=str(tmp_path / "dask"), executor="dask")
+    launch(STUDY_PATH, cfg, workers=2, out=str(tmp_path / "dask"), scheduler=scheduler)
     for name in ("metrics.json", "toy.csv", "transcripts.jsonl"):
         assert (tmp_path / "dask" / name).read_bytes() == (tmp_path / "inline" / name).read_bytes()

@@ -1,0 +1,361 @@
+"""The OpenAI-compatible backend against a stub server on 127.0.0.1 (port 0).
+
+The stub answers each request with the next behaviour of its script: a normal
+answer, a slow one, an HTTP status, malformed JSON, an empty choice list, a dropped
+connection, a truncated or trickled body, a redirect.  Every loop in the stub is
+bounded and every wait has a limit, so a broken client fails the test instead of
+hanging it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import numpy as np
+import pytest
+
+from mockllm.backend import Message
+from mockllm.cassette import RecordingBackend
+from mockllm.client import ModelClient
+from mockllm.openai_compat import OpenAICompatBackend
+from mockllm.tasks import Task
+from simcore.errors import BackendError, ParseError
+from simcore.transcript import Event, write_jsonl
+
+KEY_ENV = "SIMCORE_TEST_API_KEY"
+SECRET = "sk-test-5ecret-do-not-leak-7f3a9c"
+MESSAGES = (Message("system", "TASK: echo\nSay the word."), Message("user", "### CONTEXT\n{}"))
+
+
+def completion(content) -> bytes:
+    return json.dumps({"id": "x", "choices": [{"index": 0, "message": {"role": "assistant",
+                                                                       "content": content}}]}).encode()
+
+
+class Stub:
+    """A threaded HTTP server on 127.0.0.1:0 answering from a script of behaviours."""
+
+    def __init__(self, script):
+        self.script = list(script)
+        self.requests: list[dict] = []
+        self.release = threading.Event()  # ends every slow answer (set at teardown)
+        self.finished_slow = 0
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                stub.requests.append({"path": self.path, "headers": dict(self.headers),
+                                      "body": json.loads(body)})
+                step = stub.script[min(len(stub.requests), len(stub.script)) - 1]
+                getattr(stub, "do_" + step[0])(self, *step[1:])
+
+            def log_message(self, *args):  # keep test output clean
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
+                                       daemon=True)
+        self.thread.start()
+
+    def close(self):
+        self.release.set()
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=5)
+
+    # behaviours ---------------------------------------------------------------
+    def _send(self, h, status, body: bytes, extra=()):
+        h.send_response(status)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(body)))
+        for k, v in extra:
+            h.send_header(k, v)
+        h.end_headers()
+        h.wfile.write(body)
+
+    def do_ok(self, h, content="hello"):
+        self._send(h, 200, completion(content))
+
+    def do_echo_key(self, h, status=401):
+        # some servers echo the credential they refused; the client must not repeat it
+        self._send(h, status, json.dumps({"error": f"bad key {h.headers.get('Authorization')}"}).encode())
+
+    def do_status(self, h, status):
+        self._send(h, status, b'{"error": "try later"}', extra=[("Retry-After", "0")])
+
+    def do_slow(self, h):
+        self.release.wait(timeout=20)  # far longer than the client's timeout
+        self.finished_slow += 1
+        try:
+            self._send(h, 200, completion("too late"))
+        except OSError:
+            pass
+
+    def do_raw(self, h, body: bytes):
+        self._send(h, 200, body)
+
+    def do_drop(self, h):
+        h.close_connection = True
+        h.connection.shutdown(socket.SHUT_RDWR)
+
+    def do_truncated(self, h):
+        body = completion("cut short")
+        h.send_response(200)
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        h.wfile.write(body[:10])
+        h.wfile.flush()
+        h.close_connection = True
+        h.connection.shutdown(socket.SHUT_RDWR)
+
+    def do_trickle(self, h):
+        body = completion("slowly")
+        h.send_response(200)
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        try:
+            for i in range(len(body)):  # one byte per 50 ms: each read is quick, the whole is not
+                h.wfile.write(body[i:i + 1])
+                h.wfile.flush()
+                if self.release.wait(timeout=0.05):
+                    break
+            else:
+                self.finished_slow += 1
+        except OSError:
+            pass
+
+    def do_redirect(self, h, target):
+        h.send_response(302)
+        h.send_header("Location", target)
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+
+
+@pytest.fixture
+def stub_factory():
+    stubs = []
+
+    def make(*script):
+        stub = Stub(script)
+        stubs.append(stub)
+        return stub
+
+    yield make
+    for stub in stubs:
+        stub.close()
+
+
+@pytest.fixture(autouse=True)
+def api_key(monkeypatch):
+    monkeypatch.setenv(KEY_ENV, SECRET)
+
+
+def backend(stub, **kw):
+    kw.setdefault("timeout", 0.5)
+    kw.setdefault("max_retries", 2)
+    kw.setdefault("backoff", 0.01)
+    return OpenAICompatBackend(stub.url, "test-model", api_key_env=KEY_ENV, **kw)
+
+
+def test_a_normal_answer_and_the_request_it_sent(stub_factory):
+    stub = stub_factory(("ok", "bonjour"))
+    assert backend(stub).chat(MESSAGES, temperature=0.3, seed=42) == "bonjour"
+    (req,) = stub.requests
+    assert req["path"] == "/v1/chat/completions"
+    assert req["headers"]["Authorization"] == f"Bearer {SECRET}"
+    assert req["body"] == {"model": "test-model", "temperature": 0.3, "seed": 42,
+                           "messages": [m.to_dict() for m in MESSAGES]}
+
+
+def test_no_key_no_authorization_header(stub_factory, monkeypatch):
+    monkeypatch.delenv(KEY_ENV)
+    stub = stub_factory(("ok",))
+    assert backend(stub).chat(MESSAGES) == "hello"
+    assert "Authorization" not in stub.requests[0]["headers"]
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+def test_retryable_status_then_success(stub_factory, status):
+    stub = stub_factory(("status", status), ("status", status), ("ok", "fine"))
+    b = backend(stub)
+    assert b.chat(MESSAGES) == "fine"
+    assert len(stub.requests) == 3 == b.attempts
+
+
+def test_retries_are_bounded(stub_factory):
+    stub = stub_factory(("status", 500))
+    b = backend(stub, max_retries=3)
+    with pytest.raises(BackendError, match=r"HTTP 500 after 4 attempt\(s\)"):
+        b.chat(MESSAGES)
+    assert len(stub.requests) == 4
+    stub0 = stub_factory(("status", 429))
+    with pytest.raises(BackendError, match=r"HTTP 429 after 1 attempt\(s\)"):
+        backend(stub0, max_retries=0).chat(MESSAGES)
+    assert len(stub0.requests) == 1
+
+
+def test_client_errors_are_not_retried(stub_factory):
+    stub = stub_factory(("echo_key", 401))
+    with pytest.raises(BackendError, match=r"HTTP 401 \(not retried\)") as info:
+        backend(stub).chat(MESSAGES)
+    assert len(stub.requests) == 1
+    assert SECRET not in str(info.value)
+
+
+def test_a_slow_server_hits_the_timeout(stub_factory):
+    stub = stub_factory(("slow",))
+    with pytest.raises(BackendError, match="no answer within the 0.3 s timeout after 2 attempt"):
+        backend(stub, timeout=0.3, max_retries=1).chat(MESSAGES)
+    assert len(stub.requests) == 2
+    assert stub.finished_slow == 0  # the client gave up while the server was still "thinking"
+
+
+def test_a_trickling_body_hits_the_total_timeout(stub_factory):
+    stub = stub_factory(("trickle",))
+    with pytest.raises(BackendError, match="timeout after 1 attempt"):
+        backend(stub, timeout=0.3, max_retries=0).chat(MESSAGES)
+    assert stub.finished_slow == 0
+
+
+@pytest.mark.parametrize("step, message", [
+    (("raw", b"{not json"), "response is not JSON"),
+    (("raw", b"\xff\xfe garbage"), "response is not JSON"),
+    (("raw", b'{"choices": []}'), "empty 'choices' list"),
+    (("raw", b'{"choices": [{"message": {}}]}'), r"lacks choices\[0\].message.content"),
+    (("raw", b'{"result": "hi"}'), r"lacks choices\[0\].message.content"),
+    (("raw", b'{"choices": [{"message": {"content": 7}}]}'), "is not a string"),
+])
+def test_malformed_answers_are_clear_errors(stub_factory, step, message):
+    stub = stub_factory(step)
+    with pytest.raises(BackendError, match=message):
+        backend(stub).chat(MESSAGES)
+    assert len(stub.requests) == 1  # a well-formed HTTP answer with a bad body is not retried
+
+
+@pytest.mark.parametrize("failure", ["drop", "truncated"])
+def test_dropped_connections_are_retried_then_reported(stub_factory, failure):
+    stub = stub_factory((failure,), (failure,), ("ok", "made it"))
+    assert backend(stub).chat(MESSAGES) == "made it"
+    stub2 = stub_factory((failure,))
+    with pytest.raises(BackendError, match=r"connection failed \(\w+\) after 3 attempt\(s\)"):
+        backend(stub2).chat(MESSAGES)
+    assert len(stub2.requests) == 3
+
+
+def test_a_redirect_is_not_followed_so_the_key_stays_home(stub_factory):
+    elsewhere = stub_factory(("ok", "stolen"))
+    stub = stub_factory(("redirect", elsewhere.url + "/chat/completions"))
+    with pytest.raises(BackendError, match=r"HTTP 302 \(not retried\)"):
+        backend(stub).chat(MESSAGES)
+    assert elsewhere.requests == []
+
+
+def test_nothing_listening_is_a_connection_failure():
+    with socket.socket() as s:  # a port that was free a moment ago
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    b = OpenAICompatBackend(f"http://127.0.0.1:{port}/v1", "m", api_key_env=KEY_ENV, timeout=0.5,
+                            max_retries=1, backoff=0.01)
+    with pytest.raises(BackendError, match=r"connection failed \(ConnectionRefusedError\) after 2"):
+        b.chat(MESSAGES)
+
+
+def test_a_key_with_a_newline_is_refused_without_showing_it(stub_factory, monkeypatch):
+    monkeypatch.setenv(KEY_ENV, "sk-abc\nX-Injected: 1")
+    stub = stub_factory(("ok",))
+    with pytest.raises(BackendError) as info:
+        backend(stub).chat(MESSAGES)
+    assert "sk-abc" not in str(info.value) and KEY_ENV in str(info.value)
+    assert stub.requests == []
+    monkeypatch.setenv(KEY_ENV, f"  {SECRET}\n")  # surrounding whitespace is just trimmed
+    assert backend(stub).chat(MESSAGES) == "hello"
+
+
+def test_bad_construction_arguments():
+    with pytest.raises(BackendError, match="http:// or https://"):
+        OpenAICompatBackend("ftp://x", "m")
+    with pytest.raises(BackendError):
+        OpenAICompatBackend("http://x", "m", timeout=0)
+
+
+# ---------------------------------------------------------------- through ModelClient
+
+class WordTask(Task):
+    id = "word"
+    instructions = "Answer with one lowercase word."
+    fields = ("topic",)
+
+    def parse(self, text):
+        word = text.strip()
+        if not word.isalpha() or not word.islower():
+            raise ParseError(self.id, "expected one lowercase word", text)
+        return word
+
+
+def test_backend_failures_become_counted_fallbacks(stub_factory):
+    stub = stub_factory(("ok", "apple"), ("status", 500), ("status", 500), ("status", 500),
+                        ("ok", "NOT A WORD!"), ("ok", "still bad 2"), ("raw", b"{oops"), ("ok", "pear"))
+    client = ModelClient(backend(stub))
+    rng = np.random.default_rng(0)
+    assert client.ask(WordTask(), rng, fallback=lambda: "rule", topic="fruit") == "apple"
+    assert client.ask(WordTask(), rng, fallback=lambda: "rule", topic="fruit") == "rule"  # 3 x 500
+    assert client.ask(WordTask(), rng, fallback=lambda: "rule", topic="fruit") == "rule"  # 2 bad parses
+    assert client.ask(WordTask(), rng, fallback=lambda: "rule", topic="fruit") == "rule"  # bad JSON
+    assert client.ask(WordTask(), rng, fallback=lambda: "rule", topic="fruit") == "pear"
+    s = client.stats
+    assert (s.fallbacks, s.backend_errors, s.retries) == (3, 2, 1)
+    assert s.by_task["word"]["fallbacks"] == 3
+    stub2 = stub_factory(("status", 503))
+    with pytest.raises(BackendError):  # no fallback given: the error propagates
+        ModelClient(backend(stub2, max_retries=0)).ask(WordTask(), rng, topic="fruit")
+
+
+# ---------------------------------------------------------------- the key never leaks
+
+def test_the_api_key_appears_in_no_output(stub_factory, tmp_path, caplog, capsys):
+    caplog.set_level(logging.DEBUG)
+    stub = stub_factory(("ok", "apple"), ("echo_key", 500), ("echo_key", 500), ("echo_key", 500),
+                        ("echo_key", 401), ("raw", f'{{"bad": "{SECRET}"'.encode()), ("drop",), ("drop",),
+                        ("drop",), ("slow",), ("slow",), ("slow",), ("ok", "pear"))
+    cassette = tmp_path / "run.cassette.jsonl"
+    http = backend(stub, timeout=0.3)
+    client = ModelClient(RecordingBackend(http, str(cassette)))
+    rng = np.random.default_rng(1)
+    events, errors = [], []
+    for i in range(7):
+        answer = client.ask(WordTask(), rng, fallback=lambda: "fallback", topic=f"t{i}")
+        events.append(Event(run=f"toy/s0/g{i}", seq=i, speaker="a", phase="say", text=answer,
+                            hidden={"stats": {"fallbacks": client.stats.fallbacks}}))
+    for step in range(2):  # errors as a caller without a fallback sees them
+        try:
+            ModelClient(backend(stub_factory(("echo_key", 500 + step)), max_retries=0)).ask(
+                WordTask(), rng, topic="x")
+        except BackendError as exc:
+            errors.append(f"{exc}\n{exc!r}\n{exc.args}")
+    transcript = tmp_path / "transcripts.jsonl"
+    with open(transcript, "w", encoding="utf-8") as fh:
+        write_jsonl(events, fh)
+    assert [e.text for e in events] == ["apple", "fallback", "fallback", "fallback", "fallback",
+                                        "fallback", "pear"]
+    assert client.stats.backend_errors == 5
+    assert any(SECRET in r["headers"].get("Authorization", "") for r in stub.requests)  # it was sent
+    out = capsys.readouterr()
+    haystacks = {"transcript": transcript.read_text(), "cassette": cassette.read_text(),
+                 "logs": caplog.text, "stdout": out.out, "stderr": out.err, "errors": "\n".join(errors),
+                 "repr": repr(http) + repr(vars(http)) + repr(client)}
+    assert len(errors) == 2 and "apple" in haystacks["cassette"]
+    assert '"error": "http://127.0.0.1' in haystacks["cassette"]  # failures are recorded, scrubbed
+    for name, text in haystacks.items():
+        assert SECRET not in text, f"API key found in {name}"
+        assert SECRET[-12:] not in text, f"part of the API key found in {name}"
+    assert os.environ[KEY_ENV] == SECRET
