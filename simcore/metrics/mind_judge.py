@@ -21,8 +21,24 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from mockllm.travel import read
+from mockllm.travel import REASON_TEXT, read
 from simcore.errors import ParseError
+
+_CLAUSES = tuple(c for kind, cs in REASON_TEXT.items() for c in cs if c)
+
+
+def _valid(text: str) -> bool:
+    """The message quotes the value(s) it argues for and gives a reason.  A Phase-1
+    message (one line per item) is valid when every item line quotes its value and the
+    message gives a reason once."""
+    if "\n" in text:
+        lines = [ln for ln in text.split("\n") if ln.startswith("- ")]
+        return bool(lines) and all(ln.count('"') >= 2 for ln in lines) and any(c in text for c in _CLAUSES)
+    try:
+        u = read(text)
+    except ParseError:
+        return False
+    return bool(u.value) and u.reason != "none" and f'"{u.value}"' in text
 
 CRITERIA = ("rationality", "alignment", "reason_validity", "change_justification", "fluency")
 
@@ -31,13 +47,7 @@ def evidence(items: Sequence[Mapping], texts: Sequence[str]) -> dict:
     top_hits = sum(any(v == it["final"] and w == max(it["ws"]) for v, w in zip(it["values"], it["ws"]))
                    for it in items)
     s_total = sum(w * (v == it["final"]) for it in items for v, w in zip(it["values"], it["ws"]))
-    valid = 0
-    for t in texts:
-        try:
-            u = read(t)
-        except ParseError:
-            continue
-        valid += bool(u.value) and u.reason != "none" and f'"{u.value}"' in t
+    valid = sum(_valid(t) for t in texts)
     changes = sum(it.get("moves", 0) for it in items)
     explained = sum(it.get("justified_moves", 0) for it in items)
     grams: list[tuple[str, ...]] = []
