@@ -197,11 +197,16 @@ class TacticParams:
     lic_offers: int = 6  # LIC: "early" = fewer than this many offers exchanged
     significant: float = 2.0  # RC: partner concession of at least this many points
     large: float = 3.0  # CSC: the agent's last concession was at least this large
+    # NCR against a partner whose firm offer is *fair*: section 4.3 reports that the agent then
+    # "adopted a collaborative strategy ... strategically conceded"; False = collaborate.
+    hold_against_fair: bool = False
 
 
 def select_tactic(c: TacticContext, p: TacticParams = TacticParams()) -> str:
     """The first tactic of Table 5 whose "When" holds, in the order REO, AEO, RNC,
-    CSC, NCR, RC, LIC, MGF, LGR (LGR: "anytime")."""
+    CSC, NCR, RC, LIC, MGF, LGR (LGR: "anytime").  NCR needs the partner's firm offer to
+    be unfair unless ``hold_against_fair`` (section 4.3: against a fair but firm partner
+    the agent conceded collaboratively)."""
     has = c.partner_offer_sa is not None
     concession = -c.stance_delta
     if has and c.partner_offer_sa <= p.extreme_share * c.agent_max + 1e-9:
@@ -212,7 +217,7 @@ def select_tactic(c: TacticContext, p: TacticParams = TacticParams()) -> str:
         return "RNC"
     if c.last_own_concession >= p.large and c.stance in ("neutral", "generous") and concession < p.significant:
         return "CSC"
-    if c.stance == "neutral":
+    if c.stance == "neutral" and (p.hold_against_fair or c.fairness != "fair"):
         return "NCR"
     if c.stance == "generous" and concession >= p.significant:
         return "RC"

@@ -68,7 +68,8 @@ def ctx(**kw):
           stance="unknown", stance_delta=0.0), "AEO"),  # start of negotiation
     (dict(stance="greedy", stance_delta=2.0), "RNC"),  # partner's last two offers increased its score
     (dict(stance="neutral", stance_delta=0.0, last_own_concession=4.0), "CSC"),  # after a large concession
-    (dict(stance="neutral", stance_delta=0.0), "NCR"),  # no concession in its last two offers
+    (dict(stance="neutral", stance_delta=0.0, fairness="unfair"), "NCR"),  # no concession, unfair
+    (dict(stance="neutral", stance_delta=0.0, partner_offer_sa=22.0, partner_offer_sp=18.0), "LGR"),  # fair+firm
     (dict(stance_delta=-3.0), "RC"),  # significant partner concession
     (dict(offers_exchanged=4, agent_offers=1, agent_conceded=False, stance_delta=-1.0), "LIC"),
     (dict(partner_offer_sa=14.0, partner_offer_sp=22.0, fairness="unfair"), "MGF"),
