@@ -35,6 +35,7 @@ class ResultLog:
         self.header = dict(header)
         self.records = records  # id -> last record (as read back or appended)
         self._fh = open(path, "ab")
+        _lock(self._fh, path)
 
     @classmethod
     def open(cls, path: str, header: Mapping[str, Any], *, resume: bool) -> "ResultLog":
@@ -49,20 +50,24 @@ class ResultLog:
         if exists and not resume:
             raise InputError(path, "", "already holds sweep results; pass --resume to continue that sweep, "
                              "or choose another --out")
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        log = cls(path, header, {})  # opened and locked before anything is read or cut
         if not exists:
-            os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-            log = cls(path, header, {})
             log._write(header)
             _fsync_dir(path)
             return log
-        _drop_torn_tail(path)
-        old_header, records = read_log(path)
-        for key in IDENTITY:
-            if old_header.get(key) != header.get(key):
-                raise InputError(path, key, "differs from this sweep's "
-                                 f"({old_header.get(key)!r} in the log, {header.get(key)!r} now); "
-                                 "resume with the same study options and --seed, or choose another --out")
-        return cls(path, header, records)
+        try:
+            _drop_torn_tail(path)
+            old_header, log.records = read_log(path)
+            for key in IDENTITY:
+                if old_header.get(key) != header.get(key):
+                    raise InputError(path, key, "differs from this sweep's "
+                                     f"({old_header.get(key)!r} in the log, {header.get(key)!r} now); "
+                                     "resume with the same study options and --seed, or choose another --out")
+        except BaseException:
+            log.close()
+            raise
+        return log
 
     def _write(self, record: Mapping[str, Any]) -> None:
         data = (dumps(record) + "\n").encode("utf-8")
@@ -83,6 +88,21 @@ class ResultLog:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _lock(fh, path: str) -> None:
+    """Refuse a second process writing the same log (an advisory lock, released by
+    the OS however the holder ends)."""
+    try:
+        import fcntl
+    except ImportError:  # not POSIX: no lock
+        return
+    try:
+        fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        raise InputError(path, "", "another simcore process is writing this sweep log; "
+                         "wait for it or choose another --out") from None
 
 
 def _fsync_dir(path: str) -> None:

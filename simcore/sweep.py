@@ -487,14 +487,19 @@ def mean_ci(values: Sequence[float]) -> tuple[int, float | None, float | None, f
     return n, mean, sd, mean - half, mean + half
 
 
-def run_metrics(rec: Mapping[str, Any]) -> list[tuple[str, float]]:
-    return flatten_metrics(rec.get("metrics") or {}) + [("job_fallbacks", rec.get("fallbacks", 0))]
+def run_metrics(rec: Mapping[str, Any], skip: frozenset = frozenset()) -> list[tuple[str, float]]:
+    """A run's summarised metrics: numeric leaves, less top-level keys in ``skip`` (the
+    config fields a study echoes in its metrics, such as ``seed``), plus the total of
+    the jobs' counted fallbacks as ``job_fallbacks``."""
+    metrics = {k: v for k, v in (rec.get("metrics") or {}).items() if k not in skip}
+    return flatten_metrics(metrics) + [("job_fallbacks", rec.get("fallbacks", 0))]
 
 
 def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[RunSpec],
                   axes: Sequence[Axis], records: Mapping[str, Mapping[str, Any]]) -> Summary:
     """The sweep's tables and metrics from the log records of the planned runs."""
     keys = [a.key for a in axes]
+    skip = frozenset(header.get("base_config") or ())
     by_point: dict[tuple, list[RunSpec]] = {}
     for run in runs:
         by_point.setdefault(run.texts, []).append(run)
@@ -502,7 +507,7 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
     for run in runs:
         rec = records.get(run.id)
         if rec is not None and rec["status"] == "ok":
-            for name, _ in run_metrics(rec):
+            for name, _ in run_metrics(rec, skip):
                 if name not in names:
                     names.append(name)
     summary_rows, points_json, run_rows, failure_rows = [], [], [], []
@@ -519,7 +524,7 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
                 continue
             if rec["status"] == "ok":
                 ok += 1
-                got = dict(run_metrics(rec))
+                got = dict(run_metrics(rec, skip))
                 for name, v in got.items():
                     values[name].append(v)
                 run_rows.append(base + ["ok"] + [got.get(n) for n in names])
@@ -553,6 +558,39 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
                "interval": INTERVAL, "runs": len(runs), "ok": n_ok, "failed": n_failed,
                "missing": n_missing, "points": _jsonable(points_json)}
     return Summary(system=study_name, metrics=metrics, tables=tuple(tables))
+
+
+def _num(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6) -> Table:
+    """What the terminal shows: one row per metric, one column per grid point, cells
+    ``mean [ci95_low, ci95_high]`` (the CSV has the same numbers at full precision).
+    With more than ``max_points`` points it is the long ``sweep_summary`` table."""
+    points = summary.metrics["points"]
+    if len(points) > max_points:
+        return summary.tables[0]
+    texts = [", ".join(f"{a.key}={t}" for a, t in zip(axes, combo))
+             for combo in itertools.product(*[a.texts for a in axes])] or ["all runs"]
+    names: list[str] = []
+    for p in points:
+        names.extend(n for n in p["metrics"] if n not in names)
+    rows = []
+    for name in names:
+        row = [name]
+        for p in points:
+            st = p["metrics"].get(name)
+            if st is None:
+                row.append(None)
+            elif st["ci95_low"] is None:
+                row.append(_num(st["mean"]))
+            else:
+                row.append(f"{_num(st['mean'])} [{_num(st['ci95_low'])}, {_num(st['ci95_high'])}]")
+        rows.append(row)
+    title = summary.tables[0].title
+    return Table("sweep_overview", f"{title} (mean [95% CI])", ["metric", *texts], rows,
+                 note=summary.tables[0].note)
 
 
 # ---------------------------------------------------------------- the sweep
@@ -607,7 +645,7 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
         with open(os.path.join(out, f"{table.name}.csv"), "w", encoding="utf-8", newline="") as fh:
             fh.write(table.to_csv())
     if echo is not None:
-        echo(summary.tables[0].render())
+        echo(overview(summary, axes).render())
         echo("")
         m = summary.metrics
         if m["failed"]:

@@ -55,6 +55,7 @@ def test_sweep_tables_log_and_summary(tmp_path, capsys):
     assert first["point"] == {"alpha": 0.5, "mode": "plain"} and first["ok"] == 3
     stats = first["metrics"]["mean_value"]
     assert stats["n"] == 3 and stats["ci95_low"] < stats["mean"] < stats["ci95_high"]
+    # config fields echoed in the metrics (seed, alpha) are not summarised
     assert set(first["metrics"]) == {"mean_value", "deal_rate", "all_deals", "detail.max", "job_fallbacks"}
     lines = log_lines(tmp_path)
     assert lines[0]["type"] == "sweep" and lines[0]["root_seed"] == 11
@@ -67,7 +68,9 @@ def test_sweep_tables_log_and_summary(tmp_path, capsys):
     plain = run_study(STUDY_PATH, cfg)
     assert json.loads(json.dumps(plain.metrics)) == r["metrics"]
     printed = capsys.readouterr().out
-    assert "ci95_low" in printed and "12 run(s): 12 ok, 0 failed" in printed
+    assert "alpha=0.5, mode=plain" in printed and "12 run(s): 12 ok, 0 failed" in printed
+    mv = m["points"][0]["metrics"]["mean_value"]
+    assert f"{mv['mean']:.4g} [{mv['ci95_low']:.4g}, {mv['ci95_high']:.4g}]" in printed
     summary_csv = (tmp_path / "sweep_summary.csv").read_text().splitlines()
     assert summary_csv[0] == "alpha,mode,metric,n,mean,ci95_low,ci95_high"
     assert len(summary_csv) == 1 + 4 * 5
@@ -214,3 +217,18 @@ def test_bad_launch_and_executor_options(tmp_path, monkeypatch):
     with pytest.raises(InputError, match=r"pip install 'simcore\[dask\]'"):
         sweep(tmp_path / "d", executor="dask")
     assert not (tmp_path / "d").exists()
+
+
+def test_two_processes_cannot_write_one_log(tmp_path):
+    from simcore.resultlog import ResultLog
+
+    sweep(tmp_path, grid=("alpha=1",), replicates=2)
+    header = log_lines(tmp_path)[0]
+    holder = ResultLog.open(str(tmp_path / LOG_NAME), {k: header[k] for k in ("study", "root_seed", "base_config")},
+                            resume=True)
+    try:
+        with pytest.raises(InputError, match="another simcore process"):
+            sweep(tmp_path, grid=("alpha=1",), replicates=2, resume=True)
+    finally:
+        holder.close()
+    sweep(tmp_path, grid=("alpha=1",), replicates=2, resume=True)

@@ -74,7 +74,8 @@ class ToyStudy:
         values = [o.record["value"] for o in outputs]
         mean = sum(values) / len(values)
         deals = sum(o.record["deal"] for o in outputs) / len(outputs)
-        metrics = {"mean_value": mean, "deal_rate": deals, "all_deals": deals == 1.0,
+        metrics = {"seed": config.seed, "alpha": config.alpha,  # config echoed, as studies do
+                   "mean_value": mean, "deal_rate": deals, "all_deals": deals == 1.0,
                    "detail": {"max": max(values), "label": "ignored text"},
                    "values": values}
         table = Table("toy", "Toy values", ["job", "value", "deal"],
