@@ -17,6 +17,8 @@ paper's range (80-95%); see docs/mind.md.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 BANDS = {"Strict": (9, 10), "Firm": (7, 8), "Warm": (4, 6), "Neutral": (1, 3)}
@@ -42,6 +44,7 @@ LEXICON: dict[int, tuple[str, ...]] = {
 _PHRASE_LEVEL = {phrase: level for level, phrases in LEXICON.items() for phrase in phrases}
 # longest first so that no phrase is found inside a longer one
 _PHRASES = sorted(_PHRASE_LEVEL, key=len, reverse=True)
+_FIND = re.compile("|".join(re.escape(p) for p in _PHRASES))
 
 
 def band_of(w: int) -> str:
@@ -69,7 +72,5 @@ def phrase(level: int, rng: np.random.Generator) -> str:
 
 def read_level(text: str) -> int | None:
     """The willingness level the words express, or None when no intensity marker is present."""
-    for p in _PHRASES:
-        if p in text:
-            return _PHRASE_LEVEL[p]
-    return None
+    m = _FIND.search(text)
+    return None if m is None else _PHRASE_LEVEL[m.group(0)]

@@ -23,6 +23,7 @@ reason (tests check it).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Mapping
 
 import attrs
@@ -76,8 +77,8 @@ class TravelUtterance:
             raise ValueError(f"willingness must be None or 1..10, got {v!r}")
 
 
-_OPENER_ACT = sorted(((o.split("{label}")[0], o.split("{label}")[1], act)
-                      for act, os_ in OPENERS.items() for o in os_), key=lambda t: -len(t[0]))
+_OPENER_ACT = {o.split("{label}")[0]: act for act, os_ in OPENERS.items() for o in os_}
+_OPENER = re.compile("|".join(re.escape(h) for h in sorted(_OPENER_ACT, key=len, reverse=True)))
 _REASON_KIND = sorted(((c, k) for k, cs in REASON_TEXT.items() for c in cs if c), key=lambda t: -len(t[0]))
 
 
@@ -118,13 +119,10 @@ def read(text: str, task_id: str = "travel.read-v1", item: str | None = None) ->
                 break
         else:
             raise ParseError(task_id, f"no line about {item!r}", text)
-    act = None
-    for head, tail, kind in _OPENER_ACT:
-        if text.startswith(head):
-            act = kind
-            break
-    if act is None:
+    m = _OPENER.match(text)
+    if m is None:
         raise ParseError(task_id, "no recognisable opening", text)
+    act = _OPENER_ACT[m.group(0)]
     first, last = text.find('"'), text.rfind('"')
     if first < 0 or last <= first:
         raise ParseError(task_id, "no quoted value", text)
