@@ -220,3 +220,19 @@ def test_direct_language_mode(tmp_path):
     nt = DominanceConfig(seed=2, dialogues=3, language="direct", transcripts=False)
     s3 = run_study("simcore.studies.dominance:STUDY", nt, workers=1)
     assert s3.metrics["results"] == s1.metrics["results"]
+
+
+def test_decisions_do_not_depend_on_the_phrasing():
+    """Backend and direct language paths phrase differently; the read utterances, hence every
+    decision and every metric, are the same."""
+    from simcore.study import run_study
+
+    a = run_study("simcore.studies.dominance:STUDY", DominanceConfig(seed=5, dialogues=3, garble=0.3), workers=1)
+    b = run_study("simcore.studies.dominance:STUDY", DominanceConfig(seed=5, dialogues=3, language="direct"),
+                  workers=1)
+    assert a.metrics["fallbacks"] > 0 and b.metrics["fallbacks"] == 0
+    assert a.metrics["behaviours_by_relation"] == b.metrics["behaviours_by_relation"]
+    ra, rb = a.metrics["results"], b.metrics["results"]
+    for k in ra:
+        ra[k].pop("fallbacks"), rb[k].pop("fallbacks")
+    assert ra == rb

@@ -7,8 +7,9 @@ built from the same response trees as the agent.  Default (``run_default``): the
 restaurant domain (20 restaurants), 3 x 3 pairs x 100 dialogues, 40-turn limit.
 
 Randomness: job ``(i,)`` uses ``generator(seed, "dominance", i)``'s SeedSequence only:
-children ``prefs/agent`` and ``prefs/user`` draw the preference orders, and
-``<agent>/<user>/agent`` and ``.../user`` drive each side's language calls.
+children ``prefs/agent`` and ``prefs/user`` draw the preference orders, and child
+``<agent>/<user>`` draws the seeds of two fast streams (:class:`~mockllm.callrng.CallRng`)
+that drive each side's language calls in that pair's dialogue.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import click
 from policies.dominance import (DEFAULT_OPTION_SHARE, AgentParams, DirectVoice, DominanceAgent, ScriptedUser,
                                 Voice)
 from policies.dominance_state import RELATIONS, random_preferences, total_order
+from mockllm.callrng import CallRng
 from simcore import seeding
 from simcore.cli_options import CommaChoice, common_options
 from simcore.metrics.dominance import SIDES, dialogue_record, pool_pair, pool_relation
@@ -120,9 +122,10 @@ class DominanceStudy:
         records, events, fallbacks = {}, [], 0
         for a, u in itertools.product(config.agent, config.user):
             rid = f"{SYSTEM}/s{config.seed}/d{i}/{a}__{u}"
+            pair = seeding.child(seq, a, u)
             result, agents, stats = play(domain, a, u, prefs_a, prefs_u,
-                                         rng_agent=seeding.child(seq, a, u, "agent"),
-                                         rng_user=seeding.child(seq, a, u, "user"),
+                                         rng_agent=CallRng(int(pair.integers(0, 2**63 - 1))),
+                                         rng_user=CallRng(int(pair.integers(0, 2**63 - 1))),
                                          agent_opens=agent_opens, run_id=rid, params=config.params(),
                                          max_turns=config.max_turns, backend=_backend(config.garble),
                                          language=config.language, record_events=config.transcripts)
