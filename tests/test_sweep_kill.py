@@ -49,7 +49,7 @@ def recorded(out) -> int:
 
 def start_and_stop(out, sig, *, after: int, extra=(), group=True):
     """Start a slowed-down sweep, wait until ``after`` runs are logged, send ``sig``."""
-    argv, kw = cli(out, *extra, sleep=0.04)
+    argv, kw = cli(out, *extra, sleep=0.08)
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, **kw)
     deadline = time.monotonic() + 30
@@ -88,7 +88,7 @@ def test_sigkill_twice_then_resume(tmp_path, reference):
     assert not any(os.path.exists(os.path.join(out, t)) for t in TABLES)
     again = run(out)  # without --resume the log is protected
     assert again.returncode == 2 and "pass --resume" in again.stderr
-    argv, kw = cli(out, "--resume", sleep=0.04)
+    argv, kw = cli(out, "--resume", sleep=0.08)
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, **kw)
     deadline = time.monotonic() + 30
