@@ -37,7 +37,7 @@ import os
 import traceback
 import types
 import typing
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, BrokenExecutor, Executor, Future, wait
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
@@ -418,6 +418,8 @@ def execute(study_path: str, runs: Sequence[RunSpec], pool: Executor, *, window:
             fut = pool.submit(call, job)
             act.futures.append(fut)
             owner[fut] = (run.index, pos)
+            if fut.done() and not fut.cancelled() and fut.exception() is not None:
+                break  # (inline executor) the run has failed: skip its remaining jobs
         if not jobs:
             summarize(act)
 
@@ -629,6 +631,11 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
                 with open_executor(executor, workers=workers, scheduler=scheduler) as pool:
                     window = max(2, 2 * int(getattr(pool, "parallelism", workers)))
                     execute(study_path, todo, pool, window=window, on_record=log.append, progress=bar)
+            except BrokenExecutor as exc:
+                bar.close()
+                raise SimcoreError(f"the executor broke ({_error_text(exc)}; a worker process died, "
+                                   f"out of memory?); finished runs are recorded in {path}; "
+                                   "run the same command with --resume to go on") from None
             except KeyboardInterrupt:
                 bar.close()
                 done = sum(1 for r in runs if log.records.get(r.id, {}).get("status") == "ok")

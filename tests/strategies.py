@@ -87,3 +87,16 @@ def scorable_signals(option_counts):
 def scorable_deals(option_counts):
     """Deals (one option index per issue) of a game shape."""
     return st.tuples(*[st.integers(0, k - 1) for k in option_counts])
+
+
+# --- sweeps --------------------------------------------------------------------
+def sweep_float_axes():
+    """Distinct finite floats for one grid axis (alpha >= 0 in the toy study)."""
+    return st.lists(st.floats(min_value=0, max_value=1e6, allow_nan=False, allow_infinity=False),
+                    min_size=1, max_size=5, unique_by=lambda x: x + 0.0)
+
+
+def sweep_tag_tuples():
+    """Distinct tuples of simple words, for a tuple[str, ...] grid axis."""
+    word = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_-", min_size=1, max_size=6)
+    return st.lists(st.lists(word, max_size=3).map(tuple), min_size=1, max_size=4, unique=True)

@@ -118,3 +118,36 @@ def test_mean_ci_is_the_student_t_interval():
     assert mean_ci([3.0]) == (1, 3.0, None, None, None)
     assert mean_ci([]) == (0, None, None, None, None)
     assert mean_ci([2.0, 2.0, 2.0])[3:] == (2.0, 2.0)
+
+
+# ---------------------------------------------------------------- properties
+
+from hypothesis import given, settings  # noqa: E402
+
+from strategies import sweep_float_axes, sweep_tag_tuples  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(sweep_float_axes())
+def test_float_values_round_trip_through_their_text(xs):
+    text = ",".join(repr(x) for x in xs)
+    (axis,) = parse_grid(ToyConfig(), [f"alpha={text}"])
+    assert axis.values == tuple(xs)
+
+
+@settings(max_examples=60, deadline=None)
+@given(sweep_tag_tuples())
+def test_tuple_values_round_trip_through_brackets(tuples):
+    text = ",".join("[" + ",".join(t) + "]" for t in tuples)
+    (axis,) = parse_grid(ToyConfig(), [f"tags={text}"])
+    assert axis.values == tuple(tuples)
+
+
+@settings(max_examples=40, deadline=None)
+@given(sweep_float_axes(), sweep_float_axes())
+def test_a_point_has_the_same_seeds_in_any_grid(xs, ys):
+    base = ToyConfig(seed=9)
+    alone = plan(base, parse_grid(base, {"alpha": xs[:1]}), 2)
+    others = [y for y in ys if y != xs[0]]
+    among = plan(base, parse_grid(base, {"alpha": others + xs[:1]}), 2)
+    assert [r.seed for r in alone] == [r.seed for r in among if r.config.alpha == xs[0]]

@@ -232,3 +232,13 @@ def test_two_processes_cannot_write_one_log(tmp_path):
     finally:
         holder.close()
     sweep(tmp_path, grid=("alpha=1",), replicates=2, resume=True)
+
+
+def test_a_dying_worker_stops_the_sweep_cleanly_and_resume_finishes_it(tmp_path, monkeypatch):
+    sweep(tmp_path / "ref")
+    monkeypatch.setenv("TOY_EXIT_ALPHA", "2")  # read by the forked workers
+    with pytest.raises(SimcoreError, match="executor broke.*--resume"):
+        sweep(tmp_path / "x", workers=2, executor="process")
+    monkeypatch.delenv("TOY_EXIT_ALPHA")
+    assert sweep(tmp_path / "x", workers=2, executor="process", resume=True).metrics["failed"] == 0
+    assert outputs(tmp_path / "x") == outputs(tmp_path / "ref")

@@ -54,9 +54,11 @@ class ToyStudy:
             raise RuntimeError(f"toy failure at alpha={config.alpha}")
         # Test hooks outside the config (so a resumed sweep has the same config):
         # TOY_FAIL_ALPHA makes runs at that alpha raise (a "transient" failure),
-        # TOY_SLEEP slows every job down (for the kill tests).
+        # TOY_EXIT_ALPHA kills the worker process, TOY_SLEEP slows every job down.
         if os.environ.get("TOY_FAIL_ALPHA") and float(os.environ["TOY_FAIL_ALPHA"]) == config.alpha:
             raise RuntimeError(f"transient toy failure at alpha={config.alpha}")
+        if os.environ.get("TOY_EXIT_ALPHA") and float(os.environ["TOY_EXIT_ALPHA"]) == config.alpha:
+            os._exit(3)  # a worker process dies (as if killed for lack of memory)
         delay = config.delay or float(os.environ.get("TOY_SLEEP", "0") or 0)
         if delay:
             time.sleep(delay)
