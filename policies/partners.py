@@ -73,12 +73,14 @@ PARTNER_PARAMS = {
 class Partner:
     """A rule-based partner (see the module docstring for the rules)."""
 
-    role = "partner"
-
-    def __init__(self, domain, values, client, rng, params: PartnerParams = PartnerParams()):
+    def __init__(self, domain, values, client, rng, params: PartnerParams = PartnerParams(), side: str = "partner"):
+        if side not in ("agent", "partner"):
+            raise ValueError(f"side must be 'agent' or 'partner', got {side!r}")
         self.domain, self.values, self.client, self.rng, self.p = domain, values, client, rng, params
+        self.role, self.other = side, ("partner" if side == "agent" else "agent")
         self.order = domain.order_of(values)
-        self.scores = Space.cached(domain, values, values).s_p
+        space = Space.cached(domain, values, values)
+        self.scores = space.s_p if side == "partner" else space.s_a
         self.max = max(self.scores)
         self.min_res = float(domain.batna)
         self.target = params.open_share * self.max
@@ -130,9 +132,9 @@ class Partner:
         d = self.domain
         if not self.greeted:
             self.greeted = True
-            text, _ = speak(self.client, self.rng, "partner", "greet")
+            text, _ = speak(self.client, self.rng, self.role, "greet")
             return Action("talk", text, None, {"mode": "greet"})
-        last = obs.last("agent")
+        last = obs.last(self.other)
         if last is not None and last.kind == "talk" and "priority?" in last.text:
             question = "lowest" if "lowest" in last.text else "highest"
             text = self.client.ask(lang.ANSWER, self.rng,
@@ -140,17 +142,17 @@ class Partner:
                                    question=question, order=list(self.order))
             return Action("talk", text, None, {"mode": "answer", "question": question})
         table = obs.table
-        if table is not None and table.speaker == "agent":
-            own = d.score(self.values, table.offer, "partner")
+        if table is not None and table.speaker == self.other:
+            own = d.score(self.values, table.offer, self.role)
             level = self.accept_level(obs)
             if own >= level - 1e-9:
-                text, _ = speak(self.client, self.rng, "partner", "accept")
+                text, _ = speak(self.client, self.rng, self.role, "accept")
                 return Action("accept", text, None, {"mode": "accept", "own_score": own, "level": level})
         target = self.aspiration(obs)
         offer = self.pick(target)
         if self.p.repeat_limit is not None and len(self.my_offers) >= self.p.repeat_limit:
             recent = self.my_offers[-self.p.repeat_limit:]
-            own = d.score(self.values, offer, "partner")
+            own = d.score(self.values, offer, self.role)
             if all(o == offer for o in recent) and own >= self.p.one_sided_share * self.max - 1e-9:
                 self.target = max(self.p.floor_share * self.max, own - self.p.step)
                 if self.target < own - 1e-9:
@@ -158,8 +160,8 @@ class Partner:
         self.my_offers.append(offer)
         self._concede()
         mention = self.order[0] if self.p.mention and len(self.my_offers) == 1 else None
-        stated = d.state_offer(offer, "partner")
-        text, stated_back = speak(self.client, self.rng, "partner", "offer", stated, None, mention)
+        stated = d.state_offer(offer, self.role)
+        text, stated_back = speak(self.client, self.rng, self.role, "offer", stated, None, mention)
         return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)})
 
     def pick_below(self, own: float) -> tuple:
@@ -206,7 +208,11 @@ class NoAstraAgent(AstraAgent):
                               f"{d.describe_outcome(space.outcomes[i])})"}
 
 
-def make_partner(kind: str, domain, values, client, rng, **overrides) -> Partner:
+def make_partner(kind: str, domain, values, client, rng, side: str = "partner", **overrides) -> Partner:
+    """A partner of ``kind`` (base, greedy, fair, boulware, conceder) with ``PartnerParams``
+    overrides.  ``side="agent"`` seats it in the agent's chair, so two partners can
+    negotiate with each other (e.g. two Boulware agents on CaSiNo for 100 rounds:
+    ``AlternatingProtocol(round_limit=100).run(domain, a, b, values_a, values_b, run_id)``)."""
     params = attrs.evolve(PARTNER_PARAMS[kind], **overrides)
-    return Partner(domain, values, client, rng, params)
+    return Partner(domain, values, client, rng, params, side)
 

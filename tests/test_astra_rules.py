@@ -229,3 +229,19 @@ def test_deadline_notice_and_round_limit():
     notice = [e for e in ep.events if e.phase == "deadline"]
     assert len(notice) == 1 and notice[0].round == 3
     assert ep.status == "no_agreement" and ep.rounds == 4
+
+
+def test_two_time_based_partners_can_negotiate_for_100_rounds():
+    """Issue 6 will compare two aspiration agents on CaSiNo with NegMAS: either partner
+    kind can take the agent's seat and the round limit is a protocol parameter."""
+    from policies.partners import make_partner
+
+    pv = CASINO.setup("integrative").partners[0]
+    client = ModelClient(MockBackend(exact=True))
+    a = make_partner("boulware", CASINO, CASINO.agent, client, np.random.default_rng(1), side="agent")
+    b = make_partner("boulware", CASINO, pv, client, np.random.default_rng(2))
+    ep = AlternatingProtocol(round_limit=100).run(CASINO, a, b, CASINO.agent, pv, "astra/boulware-pair")
+    assert ep.status == "agreement" and ep.rounds > 50
+    offers_a = [e for e in ep.events if e.speaker == "agent" and "offer" in e.intent]
+    own = [e.hidden["true_scores"][0] for e in offers_a]
+    assert own == sorted(own, reverse=True)  # an aspiration agent never raises its demand
