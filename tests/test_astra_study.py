@@ -86,3 +86,14 @@ def test_every_astra_policy_passes_conformance():
     assert len(ids) == 7
     for pid in ids:
         assert check_policy(pid, seeds=(0,)) > 0
+
+
+def test_plot_offers_against_the_frontier(tmp_path):
+    import pytest
+
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "p"
+    res = CliRunner().invoke(cli, ["run", "astra", "--episodes", "2", "--partners", "base", "--agents", "astra",
+                                   "--setups", "integrative", "--plot", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert (out / "astra_offers.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

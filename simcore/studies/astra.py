@@ -363,6 +363,52 @@ PLAYTHROUGHS = {
 }
 
 
+# ------------------------------------------------------------------ Figure 7
+def plot_offers(transcripts: str, domain_ref: str, png: str, *, agent: str = "astra", partner: str = "base",
+                setup: str = "integrative") -> str:
+    """Figure 7 analogue: every outcome of the domain in (agent score, partner score) space under
+    the true values, the Pareto frontier, the agent's offers and the partner's offers of the
+    chosen pairing and setup.  Needs the ``plot`` extra (matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("--plot", "", "needs matplotlib: pip install 'simcore[plot]'") from None
+    from simcore.metrics.astra import frontier, score_points
+    from simcore.transcript import read_jsonl
+
+    domain = _domain(domain_ref)
+    marker = f"/{agent}/{partner}/{setup}/"
+    mine, theirs, pv = [], [], None
+    for e in read_jsonl(transcripts):
+        if marker not in e.run or "true_scores" not in e.hidden:
+            continue
+        (mine if e.speaker == "agent" else theirs).append(tuple(e.hidden["true_scores"]))
+    pool = domain.setup(setup).partners
+    pv = pool[0]
+    pts = score_points(domain, domain.agent, pv)
+    front = sorted(frontier(pts))
+    fig, ax = plt.subplots(figsize=(6, 5))
+    ax.scatter([p[0] for p in pts], [p[1] for p in pts], s=12, c="lightgrey", label="outcomes")
+    ax.plot([p[0] for p in front], [p[1] for p in front], "o-", c="green", mfc="none", label="Pareto frontier")
+    if theirs:
+        ax.scatter([p[0] for p in theirs], [p[1] for p in theirs], s=18, c="red", alpha=0.3,
+                   label=f"{partner} partner offers")
+    if mine:
+        ax.scatter([p[0] for p in mine], [p[1] for p in mine], s=18, c="blue", alpha=0.3, label=f"{agent} offers")
+    ax.set_xlabel("agent score")
+    ax.set_ylabel("partner score")
+    title = f"{domain.id}, {setup}" + (" (first partner of the setup)" if len(pool) > 1 else "")
+    ax.set_title(title)
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)
+    return png
+
+
 # ------------------------------------------------------------------ CLI
 def _check_setups(domain_ref: str, setups) -> tuple:
     domain = _domain(domain_ref)
@@ -395,15 +441,31 @@ def _check_setups(domain_ref: str, setups) -> tuple:
 @click.option("--backend", type=click.Choice(["mock-v1", "mock-exact-v1"]), default="mock-v1", show_default=True)
 @click.option("--weights-sweep", is_flag=True, help="Also run the alpha/beta pairs of Table 4.")
 @click.option("--sweep-partner", type=click.Choice(tuple(PARTNERS)), default="base", show_default=True)
+@click.option("--plot", is_flag=True,
+              help="Also write OUT/astra_offers.png (Figure 7: offers vs the Pareto frontier; needs matplotlib).")
 def command(seed, workers, out, progress, domain, setups, partners, agents, episodes, alpha, beta, w, top_n,
-            solver, round_limit, no_deal_payoff, accept_rule, backend, weights_sweep, sweep_partner):
+            solver, round_limit, no_deal_payoff, accept_rule, backend, weights_sweep, sweep_partner, plot):
     """ASTRA agent vs partner agents (paper Tables 1 and 4)."""
     setups = _check_setups(domain, [s.strip() for s in setups.split(",") if s.strip()])
     config = AstraConfig(seed=seed, domain=domain, setups=setups, partners=partners, agents=agents,
                          episodes=episodes, alpha=alpha, beta=beta, w=w, top_n=top_n, solver=solver,
                          round_limit=round_limit, no_deal_payoff=no_deal_payoff, accept_rule=accept_rule,
                          backend=backend, weights_sweep=weights_sweep, sweep_partner=sweep_partner)
+    if plot:  # fail before the run, not after it
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise InputError("--plot", "", "needs matplotlib: pip install 'simcore[plot]'") from None
     launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
+    if plot:
+        import os
+
+        agent = "astra" if "astra" in agents else agents[0]
+        partner = "base" if "base" in partners else partners[0]
+        setup = "integrative" if "integrative" in setups else setups[0]
+        png = plot_offers(os.path.join(out, "transcripts.jsonl"), domain, os.path.join(out, "astra_offers.png"),
+                          agent=agent, partner=partner, setup=setup)
+        click.echo(f"wrote {png} ({agent} vs {partner}, {setup})")
 
 
 def run_default(seed: int = 0, workers: int = 1, out: str | None = None, progress: bool | None = None):
