@@ -11,22 +11,10 @@ import pytest
 from mockllm.backend import Message
 from mockllm.cassette import RecordingBackend, ReplayBackend, request_key
 from mockllm.client import ModelClient
-from mockllm.tasks import Task
-from simcore.errors import BackendError, InputError, ParseError
+from simcore.errors import BackendError, InputError
 from simcore.seeding import generator
 from simcore.transcript import Event, write_jsonl
-
-
-class WordTask(Task):
-    id = "word"
-    instructions = "Answer with one lowercase word."
-    fields = ("topic",)
-
-    def parse(self, text):
-        word = text.strip()
-        if not word.isalpha() or not word.islower():
-            raise ParseError(self.id, "expected one lowercase word", text)
-        return word
+from toy_study import WordTask
 
 
 class MoodyBackend:

@@ -23,11 +23,11 @@ from mockllm.backend import Message
 from mockllm.cassette import RecordingBackend
 from mockllm.client import ModelClient
 from mockllm.openai_compat import OpenAICompatBackend
-from mockllm.tasks import Task
-from simcore.errors import BackendError, ParseError
+from simcore.errors import BackendError
 from simcore.transcript import Event, write_jsonl
 
-KEY_ENV = "SIMCORE_TEST_API_KEY"
+from toy_study import API_KEY_ENV as KEY_ENV  # noqa: E402
+from toy_study import STUDY_PATH, ToyConfig, WordTask  # noqa: E402
 SECRET = "sk-test-5ecret-do-not-leak-7f3a9c"
 MESSAGES = (Message("system", "TASK: echo\nSay the word."), Message("user", "### CONTEXT\n{}"))
 
@@ -290,18 +290,6 @@ def test_bad_construction_arguments():
 
 # ---------------------------------------------------------------- through ModelClient
 
-class WordTask(Task):
-    id = "word"
-    instructions = "Answer with one lowercase word."
-    fields = ("topic",)
-
-    def parse(self, text):
-        word = text.strip()
-        if not word.isalpha() or not word.islower():
-            raise ParseError(self.id, "expected one lowercase word", text)
-        return word
-
-
 def test_backend_failures_become_counted_fallbacks(stub_factory):
     stub = stub_factory(("ok", "apple"), ("status", 500), ("status", 500), ("status", 500),
                         ("ok", "NOT A WORD!"), ("ok", "still bad 2"), ("raw", b"{oops"), ("ok", "pear"))
@@ -359,3 +347,29 @@ def test_the_api_key_appears_in_no_output(stub_factory, tmp_path, caplog, capsys
         assert SECRET not in text, f"API key found in {name}"
         assert SECRET[-12:] not in text, f"part of the API key found in {name}"
     assert os.environ[KEY_ENV] == SECRET
+
+
+def test_the_api_key_is_in_no_file_a_run_or_sweep_writes(stub_factory, tmp_path, capsys):
+    """End to end through simcore.study.launch: a plain run (transcripts, metrics, CSV)
+    and a sweep whose runs fail on backend errors (log records keep tracebacks)."""
+    from simcore.study import launch
+
+    stub = stub_factory(("ok", "apple"), ("echo_key", 500), ("echo_key", 500), ("echo_key", 401),
+                        ("raw", f'{{"k": "{SECRET}"'.encode()), ("ok", "pear"))
+    launch(STUDY_PATH, ToyConfig(seed=1, jobs=5, backend_url=stub.url), out=str(tmp_path / "plain"))
+    words = [json.loads(line)["text"] for line in open(tmp_path / "plain" / "transcripts.jsonl")]
+    assert words == ["apple", "fallback", "fallback", "fallback", "pear"]
+    assert json.loads((tmp_path / "plain" / "metrics.json").read_text())["mean_value"] is not None
+
+    stub2 = stub_factory(("echo_key", 500), ("echo_key", 500), ("echo_key", 403), ("ok", "fig"))
+    summary = launch(STUDY_PATH, ToyConfig(seed=1, jobs=1, backend_url=stub2.url, fallback=False),
+                     out=str(tmp_path / "sweep"), grid=["alpha=1,2"], replicates=2)
+    assert summary.metrics["failed"] == 2  # 500 twice (retried once), then 403 (not retried)
+    log = (tmp_path / "sweep" / "sweep.jsonl").read_text()
+    assert "Traceback" in log and "HTTP 403" in log and "HTTP 500" in log
+    assert any(SECRET in r["headers"].get("Authorization", "") for r in stub.requests + stub2.requests)
+    out = capsys.readouterr()
+    for path in sorted(tmp_path.rglob("*")):
+        if path.is_file():
+            assert SECRET not in path.read_text(encoding="utf-8"), f"API key found in {path.name}"
+    assert SECRET not in out.out + out.err

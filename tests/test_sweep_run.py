@@ -127,7 +127,7 @@ def test_cli_exit_status_says_whether_a_run_failed(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.strip().splitlines() == [
         "simcore: error: --grid: nope: unknown option; valid: jobs, alpha, mode, flag, tags, fail_alpha, "
-        "fail_summary, delay, window, opaque"]
+        "fail_summary, delay, window, opaque, backend_url, fallback"]
 
 
 def test_cli_help_lists_sweep_options(capsys):

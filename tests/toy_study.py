@@ -13,7 +13,9 @@ from typing import Literal
 import attrs
 import click
 
+from mockllm.tasks import Task
 from simcore.cli_options import common_options
+from simcore.errors import ParseError
 from simcore.seeding import generator
 from simcore.study import Job, JobOutput, Summary, launch
 from simcore.tables import Table
@@ -41,6 +43,37 @@ class ToyConfig:
     delay: float = 0.0  # seconds slept per job (for the kill tests; never in results)
     window: tuple[int, int] = attrs.field(default=(0, 1), metadata={"parse": _parse_pair})
     opaque: object = None  # no parser: rejected as a grid key
+    backend_url: str | None = None  # ask an OpenAI-compatible server one question per job
+    fallback: bool = True  # ... with a rule-based fallback (else a backend failure fails the run)
+
+
+class WordTask(Task):
+    """A one-word question, for tests that talk to a chat backend."""
+
+    id = "word"
+    instructions = "Answer with one lowercase word."
+    fields = ("topic",)
+
+    def parse(self, text):
+        word = text.strip()
+        if not word.isalpha() or not word.islower():
+            raise ParseError(self.id, "expected one lowercase word", text)
+        return word
+
+
+API_KEY_ENV = "SIMCORE_TEST_API_KEY"
+
+
+def ask_backend(config: "ToyConfig", rng, job: Job) -> tuple[str, int]:
+    from mockllm.client import ModelClient
+    from mockllm.openai_compat import OpenAICompatBackend
+
+    backend = OpenAICompatBackend(config.backend_url, "toy-model", api_key_env=API_KEY_ENV, timeout=0.5,
+                                  max_retries=1, backoff=0.01)
+    client = ModelClient(backend)
+    word = client.ask(WordTask(), rng, fallback=(lambda: "fallback") if config.fallback else None,
+                      topic=f"job {job.index}")
+    return word, client.stats.fallbacks
 
 
 class ToyStudy:
@@ -65,10 +98,13 @@ class ToyStudy:
         rng = generator(config.seed, "toy", *job.key)
         value = float(config.alpha * rng.normal() + (1.0 if config.mode == "shifted" else 0.0))
         deal = bool(value > 0)
+        text, fallbacks = f"value {value:.6f}", int(rng.integers(0, 2))
+        if config.backend_url:
+            text, fallbacks = ask_backend(config, rng, job)
         ev = Event(run=f"toy/s{config.seed}/j{job.index}", seq=0, speaker="a", phase="say",
-                   text=f"value {value:.6f}", intent={"value": value}, hidden={"tags": list(config.tags)})
+                   text=text, intent={"value": value}, hidden={"tags": list(config.tags)})
         return JobOutput(key=job.key, record={"value": value, "deal": deal}, events=(ev,),
-                         fallbacks=int(rng.integers(0, 2)))
+                         fallbacks=fallbacks)
 
     def summarize(self, config: ToyConfig, outputs) -> Summary:
         if config.fail_summary:
