@@ -187,11 +187,10 @@ class AstraStudy:
                              bound_span=config.bound_span, solver=config.solver,
                              accept_rule=config.accept_rule)
         backend = make("backend", config.backend)
-        seq = derive(config.seed, SYSTEM, *job.key)
         records, events, fallbacks = [], [], 0
         keep = config.keep_transcripts and wk == _wkey(config.alpha, config.beta)
         for ep_i in range(config.episodes):
-            ep_seq = child_seq(seq, ep_i)
+            ep_seq = derive(config.seed, SYSTEM, *job.key, ep_i)  # = child of the job's sequence
             run_id = f"{SYSTEM}/s{config.seed}/{agent}/{partner}/{setup}/{wk}/e{ep_i}"
             ep, rec = play_episode(domain, agent, partner, setup, ep_seq, run_id=run_id, params=params,
                                    backend=backend, round_limit=config.round_limit,
@@ -271,14 +270,6 @@ class AstraStudy:
                      f"{config.sweep_partner} partner",
                      ("alpha", "beta", "agent all", "partner all", "agent agreed", "partner agreed",
                       "walk-away"), rows)
-
-
-def child_seq(seq, *path):
-    import numpy as np
-    from simcore.seeding import _key_int
-
-    return np.random.SeedSequence(entropy=seq.entropy,
-                                  spawn_key=tuple(seq.spawn_key) + tuple(_key_int(p) for p in path))
 
 
 STUDY = AstraStudy()
