@@ -6,8 +6,12 @@ key is read from the environment variable named by ``api_key_env`` (never passed
 an argument, so it cannot leak into configs, transcripts or cassettes) and never
 appears in an error message.  Each request has a timeout; failures that may pass
 (timeouts, dropped connections, HTTP 429 and 5xx) are retried a bounded number of
-times with exponential backoff; anything else fails at once with a clear
-:class:`BackendError`.
+times with exponential backoff (``backoff * 2**k`` seconds; a ``Retry-After`` header
+given in seconds is honoured up to ``max_wait``); anything else fails at once with a
+clear :class:`BackendError`.  ``timeout`` bounds each attempt as a whole (connecting,
+waiting, reading the body), so one call takes at most about
+``(max_retries + 1) * timeout`` plus the waits.  Redirects are not followed (urllib
+would forward the Authorization header to the new host).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ _OPENER = urllib.request.build_opener(_NoRedirect)
 class OpenAICompatBackend:
     def __init__(self, base_url: str, model: str, *, api_key_env: str = "OPENAI_API_KEY",
                  timeout: float = 30.0, max_retries: int = 2, backoff: float = 0.5,
-                 max_tokens: int | None = None):
+                 max_tokens: int | None = None, max_wait: float = 30.0):
         if not base_url.startswith(("http://", "https://")):
             raise BackendError(f"base_url must start with http:// or https://, got {base_url!r}")
         if max_retries < 0 or timeout <= 0:
@@ -53,6 +57,7 @@ class OpenAICompatBackend:
         self.max_retries = int(max_retries)
         self.backoff = float(backoff)
         self.max_tokens = max_tokens
+        self.max_wait = float(max_wait)
         self.attempts = 0
 
     def _headers(self) -> dict:
@@ -85,9 +90,11 @@ class OpenAICompatBackend:
         url = f"{self.base_url}/chat/completions"
         problem = "no attempt made"
         headers = self._headers()
+        wait: float | None = None  # the server's Retry-After, when it gave one
         for attempt in range(self.max_retries + 1):
             if attempt:
-                time.sleep(self.backoff * (2 ** (attempt - 1)))
+                time.sleep(self.backoff * (2 ** (attempt - 1)) if wait is None else wait)
+                wait = None
             self.attempts += 1
             request = urllib.request.Request(url, data=data, headers=headers, method="POST")
             try:
@@ -96,6 +103,7 @@ class OpenAICompatBackend:
             except urllib.error.HTTPError as exc:
                 exc.close()
                 problem = f"HTTP {exc.code}"
+                wait = _retry_after(exc.headers, self.max_wait)
                 if exc.code in RETRYABLE_STATUS:
                     continue
                 raise BackendError(self._scrub(f"{url}: {problem} (not retried)")) from None
@@ -140,3 +148,13 @@ class OpenAICompatBackend:
         if not isinstance(content, str):
             raise BackendError(self._scrub(f"{url}: choices[0].message.content is not a string"))
         return content
+
+
+def _retry_after(headers, cap: float) -> float | None:
+    """Seconds from a ``Retry-After: <seconds>`` header, within [0, cap]; None otherwise
+    (an HTTP-date form is ignored: the exponential backoff applies)."""
+    try:
+        value = float((headers or {}).get("Retry-After", ""))
+    except (TypeError, ValueError):
+        return None
+    return min(max(value, 0.0), cap) if value == value else None

@@ -90,8 +90,9 @@ class Stub:
         # some servers echo the credential they refused; the client must not repeat it
         self._send(h, status, json.dumps({"error": f"bad key {h.headers.get('Authorization')}"}).encode())
 
-    def do_status(self, h, status):
-        self._send(h, status, b'{"error": "try later"}', extra=[("Retry-After", "0")])
+    def do_status(self, h, status, retry_after="0"):
+        extra = [] if retry_after is None else [("Retry-After", retry_after)]
+        self._send(h, status, b'{"error": "try later"}', extra=extra)
 
     def do_slow(self, h):
         self.release.wait(timeout=20)  # far longer than the client's timeout
@@ -202,6 +203,18 @@ def test_retries_are_bounded(stub_factory):
     with pytest.raises(BackendError, match=r"HTTP 429 after 1 attempt\(s\)"):
         backend(stub0, max_retries=0).chat(MESSAGES)
     assert len(stub0.requests) == 1
+
+
+def test_waits_follow_backoff_and_a_capped_retry_after(stub_factory, monkeypatch):
+    import mockllm.openai_compat as oc
+
+    slept = []
+    monkeypatch.setattr(oc.time, "sleep", slept.append)
+    stub = stub_factory(("status", 429, "2"), ("status", 503, "999"), ("status", 500, None),
+                        ("status", 502, "Wed, 21 Oct 2015 07:28:00 GMT"), ("ok", "done"))
+    b = backend(stub, max_retries=4, backoff=0.01, max_wait=5)
+    assert b.chat(MESSAGES) == "done"
+    assert slept == [2.0, 5.0, 0.04, 0.08]
 
 
 def test_client_errors_are_not_retried(stub_factory):
