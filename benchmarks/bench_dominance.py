@@ -35,12 +35,14 @@ def main() -> None:
     ap.add_argument("--dialogues", type=int, default=1000, help="dialogues per relation pair")
     ap.add_argument("--domain", default="restaurants-small-v1")
     args = ap.parse_args()
-    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; one core used")
+    print(f"python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cpus; one core used; "
+          f"load average at start {os.getloadavg()[0]:.1f}")
     for language, transcripts in (("backend", True), ("backend", False), ("direct", True), ("direct", False)):
         wall, cpu, n, turns = measure(args.dialogues, args.domain, transcripts, language)
         print(f"{args.domain}: {n} dialogues ({args.dialogues} x 9 pairs), {turns} utterances, "
               f"language={language}, transcripts={'on' if transcripts else 'off'}: wall {wall:.2f} s, cpu {cpu:.2f} s "
-              f"({n / wall:.0f} dialogues/s, {1e6 * wall / turns:.0f} us/utterance)")
+              f"({n / wall:.0f} dialogues/s, {1e6 * wall / turns:.0f} us/utterance; "
+              f"load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -116,15 +116,20 @@ class AgentParams:
 _JUDGES: dict = {}
 
 
-def _judge(domain, prefs, params) -> OptionJudge:
-    """OptionJudge for (domain, preferences, shares), memoised (profiles repeat across pairs)."""
+def _judge(domain, prefs, params):
+    """(OptionJudge, scores, best scores, rankings, empty models) for one preference profile,
+    memoised: the same profiles play every relation pair."""
     key = (domain.id, id(domain), tuple((c, p.statements) for c, p in sorted(prefs.items())), params.option_share)
-    j = _JUDGES.get(key)
-    if j is None:
+    hit = _JUDGES.get(key)
+    if hit is None:
         if len(_JUDGES) > 4096:
             _JUDGES.clear()
-        j = _JUDGES[key] = OptionJudge.build(domain, prefs, params.shares())
-    return j
+        scores = {c: p.scores() for c, p in prefs.items()}
+        hit = _JUDGES[key] = (OptionJudge.build(domain, prefs, params.shares()), scores,
+                              {c: max(s.values()) for c, s in scores.items()},
+                              {c: p.ranking() for c, p in prefs.items()},
+                              {c.name: Preferences(c.name, c.values) for c in domain.criteria})
+    return hit
 
 
 class DominanceAgent:
@@ -138,12 +143,9 @@ class DominanceAgent:
         self.name, self.relation, self.domain, self.params = name, relation, domain, params
         self.topic = domain.topic
         self.self_prefs = dict(prefs)
-        self._scores = {c: p.scores() for c, p in self.self_prefs.items()}
-        self._best = {c: max(s.values()) for c, s in self._scores.items()}
-        self._ranking = {c: p.ranking() for c, p in self.self_prefs.items()}
-        self.other = {c.name: Preferences(c.name, c.values) for c in domain.criteria}
-        self.oas = {c.name: Preferences(c.name, c.values) for c in domain.criteria}
-        self.judge = _judge(domain, self.self_prefs, params)
+        self.judge, self._scores, self._best, self._ranking, empty = _judge(domain, self.self_prefs, params)
+        self.other = dict(empty)
+        self.oas = dict(empty)
         self.agreed: dict[str, str] = {}
         self.rejected_by_other: set = set()
         self.rejected_options: set = set()

@@ -72,7 +72,7 @@ def command(relation, domain, seed, max_turns, agent_opens):
         check_legal(dom, record, "agent", dec.utterance)
         text = agent.speak(dec.utterance)
         agent.commit(dec.utterance)
-        record.turns.append(("agent", dec.utterance))
+        record.add("agent", dec.utterance)
         if isinstance(dec.utterance, Propose):
             person.their_last_proposal = dec.utterance.proposal
         turns += 1
@@ -112,7 +112,7 @@ def command(relation, domain, seed, max_turns, agent_opens):
         except IllegalMove as exc:
             echo(f"  (not allowed: {str(exc).split(': ', 1)[-1]})")
             continue
-        record.turns.append(("user", reading))
+        record.add("user", reading)
         turns += 1
         if isinstance(reading, Propose):
             person.my_last_proposal = reading.proposal

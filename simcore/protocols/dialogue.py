@@ -187,24 +187,27 @@ def subject(utt: Utterance, topic: str) -> str | None:
 # legality -------------------------------------------------------------------
 @attrs.define
 class PublicRecord:
-    """What both sides have seen: every utterance with its speaker."""
+    """What both sides have seen: every utterance with its speaker (add with :meth:`add`)."""
 
     turns: list = attrs.field(factory=list)  # (speaker, utterance)
+    _proposed: dict = attrs.field(factory=dict)  # Proposal -> set of speakers who proposed it
+    _accepted: dict = attrs.field(factory=dict)  # Proposal -> set of speakers who accepted it
 
     def add(self, speaker: str, utt) -> None:
         self.turns.append((speaker, utt))
+        if isinstance(utt, Propose):
+            self._proposed.setdefault(utt.proposal, set()).add(speaker)
+        elif isinstance(utt, Accept):
+            self._accepted.setdefault(utt.proposal, set()).add(speaker)
 
-    def proposals_by(self, speaker: str) -> set:
-        return {u.proposal for s, u in self.turns if s == speaker and isinstance(u, Propose)}
+    def proposed_by_other(self, speaker: str, p: Proposal) -> bool:
+        return bool(self._proposed.get(p, set()) - {speaker})
 
-    def accepted_by(self, speaker: str) -> set:
-        return {u.proposal for s, u in self.turns if s == speaker and isinstance(u, Accept)}
+    def proposed_by(self, speaker: str, p: Proposal) -> bool:
+        return speaker in self._proposed.get(p, ())
 
-    def proposals_not_by(self, speaker: str) -> set:
-        return {u.proposal for s, u in self.turns if s != speaker and isinstance(u, Propose)}
-
-    def accepted_not_by(self, speaker: str) -> set:
-        return {u.proposal for s, u in self.turns if s != speaker and isinstance(u, Accept)}
+    def accepted_by_other(self, speaker: str, p: Proposal) -> bool:
+        return bool(self._accepted.get(p, set()) - {speaker})
 
 
 def check_legal(domain, record: PublicRecord, speaker: str, utt: Any) -> None:
@@ -232,15 +235,15 @@ def check_legal(domain, record: PublicRecord, speaker: str, utt: Any) -> None:
         else:
             raise IllegalMove(f"{speaker}: proposal type {p.type!r} is neither a criterion nor the topic")
         if isinstance(utt, (Accept, Reject)):
-            if p not in record.proposals_not_by(speaker):
+            if not record.proposed_by_other(speaker, p):
                 raise IllegalMove(f"{speaker}: {utt.kind} of {p.value!r}, which the other side never proposed")
     elif isinstance(utt, Booking):
         opt = domain.option(utt.option)
         if opt is None or opt.name != utt.option:
             raise IllegalMove(f"{speaker}: booking of unknown {domain.topic} {utt.option!r}")
         p = Proposal(domain.topic, utt.option)
-        if p not in record.proposals_not_by(speaker) and not (p in record.accepted_not_by(speaker)
-                                                               and p in record.proposals_by(speaker)):
+        if not record.proposed_by_other(speaker, p) and not (record.accepted_by_other(speaker, p)
+                                                             and record.proposed_by(speaker, p)):
             raise IllegalMove(f"{speaker}: booking {utt.option!r}, which the other side neither proposed "
                               "nor accepted")
 
@@ -304,7 +307,7 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
         check_legal(domain, record, speaker.name, dec.utterance)
         text = speaker.speak(dec.utterance)
         speaker.commit(dec.utterance)
-        record.turns.append((speaker.name, dec.utterance))
+        record.add(speaker.name, dec.utterance)
         said.append((speaker.name, dec.utterance, dec))
         reading = listener.hear(text)
         if not record_events:
@@ -356,5 +359,5 @@ def replay_record(domain, turns: Sequence[tuple[str, Utterance]]) -> PublicRecor
     record = PublicRecord()
     for speaker, utt in turns:
         check_legal(domain, record, speaker, utt)
-        record.turns.append((speaker, utt))
+        record.add(speaker, utt)
     return record

@@ -7,13 +7,14 @@ built from the same response trees as the agent.  Default (``run_default``): the
 restaurant domain (20 restaurants), 3 x 3 pairs x 100 dialogues, 40-turn limit.
 
 Randomness: job ``(i,)`` uses ``generator(seed, "dominance", i)``'s SeedSequence only:
-children ``prefs/agent`` and ``prefs/user`` draw the preference orders, and child
-``<agent>/<user>`` draws the seeds of two fast streams (:class:`~mockllm.callrng.CallRng`)
-that drive each side's language calls in that pair's dialogue.
+children ``prefs/agent`` and ``prefs/user`` draw the preference orders, and BLAKE2b of its
+state with ``<agent>/<user>/<side>`` seeds the fast stream (:class:`~mockllm.callrng.CallRng`)
+that drives each side's language calls in that pair's dialogue.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from typing import Sequence
 
@@ -99,6 +100,14 @@ def play(domain, agent_rel: str, user_rel: str, prefs_agent, prefs_user, *, rng_
     return result, {"agent": agent, "user": user}, client.stats
 
 
+def _stream_seed(base: bytes, *path: str) -> int:
+    """A 64-bit seed for one side's phrasing stream: BLAKE2b of the job's SeedSequence state
+    and the path (cheaper than a SeedSequence child per dialogue, equally independent)."""
+    h = hashlib.blake2b(base, digest_size=8)
+    h.update("/".join(path).encode("utf-8"))
+    return int.from_bytes(h.digest(), "little")
+
+
 def _domain(config: DominanceConfig):
     from scenarios.restaurants import load_domain
 
@@ -119,13 +128,13 @@ class DominanceStudy:
         prefs_a = random_preferences(domain, seeding.child(seq, "prefs", "agent"))
         prefs_u = random_preferences(domain, seeding.child(seq, "prefs", "user"))
         agent_opens = config.opener == "agent" or (config.opener == "alternate" and i % 2 == 0)
+        base = bytes(seq.generate_state(4, dtype="uint32"))
         records, events, fallbacks = {}, [], 0
         for a, u in itertools.product(config.agent, config.user):
             rid = f"{SYSTEM}/s{config.seed}/d{i}/{a}__{u}"
-            pair = seeding.child(seq, a, u)
             result, agents, stats = play(domain, a, u, prefs_a, prefs_u,
-                                         rng_agent=CallRng(int(pair.integers(0, 2**63 - 1))),
-                                         rng_user=CallRng(int(pair.integers(0, 2**63 - 1))),
+                                         rng_agent=CallRng(_stream_seed(base, a, u, "agent")),
+                                         rng_user=CallRng(_stream_seed(base, a, u, "user")),
                                          agent_opens=agent_opens, run_id=rid, params=config.params(),
                                          max_turns=config.max_turns, backend=_backend(config.garble),
                                          language=config.language, record_events=config.transcripts)
