@@ -235,14 +235,16 @@ class AstraStudy:
         rows = []
         for key, m in results.items():
             agent, partner = key.split("__")
-            rows.append((agent, partner, m["agent_score_all"], m["partner_score_all"], m["agent_score_agreed"],
-                         m["partner_score_agreed"], m["agreement_rate"], m["walk_away_rate"],
-                         m["pareto_optimal_share"], m["priority_match_rate"]))
+            rows.append((agent, partner, m["agent_score_all"], m["partner_score_all"], m["joint_score_all"],
+                         m["agent_score_agreed"], m["partner_score_agreed"], m["agreement_rate"],
+                         m["walk_away_rate"], m["pareto_optimal_share"], m["pareto_distance_mean"],
+                         m["priority_match_rate"]))
         return Table("astra_table1", f"ASTRA Table 1 analogue: {config.domain}, setups "
                      f"{','.join(config.setups)}, {config.episodes} episodes each, alpha={config.alpha:g} "
                      f"beta={config.beta:g}, solver {config.solver}",
-                     ("agent", "partner", "agent all", "partner all", "agent agreed", "partner agreed",
-                      "agree rate", "walk-away", "pareto share", "prio match"), rows,
+                     ("agent", "partner", "agent all", "partner all", "joint all", "agent agreed",
+                      "partner agreed", "agree rate", "walk-away", "pareto share", "pareto dist", "prio match"),
+                     rows,
                      note="scores: mean points (no deal scores 0); rates are fractions")
 
     @staticmethod
