@@ -268,15 +268,19 @@ def read_text(text: str, vocabulary: Mapping[str, Any], last_proposal: Mapping[s
 
 
 def read_text_json(text: str, vocabulary: Mapping[str, Any], last_proposal: Mapping[str, Any] | None = None) -> str:
-    """:func:`read_text` as the JSON answer; a pure function, memoised (texts repeat a lot)."""
-    key = (text, (last_proposal.get("type"), last_proposal.get("value")) if last_proposal else None)
-    for known, answer in _READS.get(key, ()):
+    """:func:`read_text` as the JSON answer; a pure function, memoised (texts repeat a lot).
+
+    Only a bare yes / no depends on ``last_proposal``; those answers are not memoised."""
+    for known, answer in _READS.get(text, ()):
         if known == vocabulary:
             return answer
-    answer = json.dumps(_read_text(text, _vocab_for(vocabulary), last_proposal), ensure_ascii=False)
-    if len(_READS) > _CACHE_MAX:
-        _READS.clear()
-    _READS.setdefault(key, []).append((json.loads(json.dumps(vocabulary)), answer))
+    out = _read_text(text, _vocab_for(vocabulary), last_proposal)
+    uses_last = out.pop("_uses_last", False)
+    answer = json.dumps(out, ensure_ascii=False)
+    if not uses_last:
+        if len(_READS) > _CACHE_MAX:
+            _READS.clear()
+        _READS.setdefault(text, []).append((json.loads(json.dumps(vocabulary)), answer))
     return answer
 
 
@@ -284,14 +288,16 @@ def _read_text(text: str, voc: "Vocab", last_proposal: Mapping[str, Any] | None)
     if not text or not text.strip():
         return {"kind": "unreadable", "why": "empty text; " + HELP}
     problems = []
+    uses_last = False
     for sentence in _sentences(text):
         s = _strip_fillers(sentence)
         if YES.match(s) or NO.match(s):
+            uses_last = True
             if not last_proposal:
                 problems.append(f"{s!r} answers no proposal (the other side has proposed nothing to say yes or no to)")
                 continue
             return {"kind": "accept" if YES.match(s) else "reject", "type": last_proposal["type"],
-                    "value": last_proposal["value"]}
+                    "value": last_proposal["value"], "_uses_last": True}
         for form, rx, groups in PATTERNS:
             m = rx.search(s)
             if m is None:
@@ -303,7 +309,10 @@ def _read_text(text: str, voc: "Vocab", last_proposal: Mapping[str, Any] | None)
                 continue
             return out
     why = problems[0] + "; " + HELP if problems else f"not one of the supported forms; {HELP}"
-    return {"kind": "unreadable", "why": why}
+    out = {"kind": "unreadable", "why": why}
+    if uses_last:
+        out["_uses_last"] = True
+    return out
 
 
 def _build(form: str, got: Mapping[str, str], voc: Vocab):
