@@ -574,7 +574,7 @@ def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6) -> Tab
     if len(points) > max_points:
         return summary.tables[0]
     texts = [", ".join(f"{a.key}={t}" for a, t in zip(axes, combo))
-             for combo in itertools.product(*[a.texts for a in axes])] or ["all runs"]
+             for combo in itertools.product(*[a.texts for a in axes])] if axes else ["all runs"]
     names: list[str] = []
     for p in points:
         names.extend(n for n in p["metrics"] if n not in names)
@@ -618,7 +618,7 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
     out = out or os.path.join("runs", study.name)
     path = os.path.join(out, LOG_NAME)
     header = {"study": study_path, "root_seed": int(base.seed),
-              "base_config": _jsonable(attrs.asdict(base, recurse=False)),
+              "base_config": json.loads(json.dumps(_jsonable(attrs.asdict(base, recurse=False)), default=repr)),
               "grid": {a.key: list(a.texts) for a in axes}, "replicates": int(replicates)}
     with ResultLog.open(path, header, resume=resume) as log:
         todo = [r for r in runs if log.records.get(r.id, {}).get("status") != "ok"]
