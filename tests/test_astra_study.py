@@ -97,3 +97,17 @@ def test_plot_offers_against_the_frontier(tmp_path):
                                    "--setups", "integrative", "--plot", "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert (out / "astra_offers.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_agent_learns_priorities_only_from_words():
+    """With every answer unclear, the first IPP is the opposite of the agent's own order,
+    whatever the partner's true values (no channel but the text and the offers)."""
+    from mockllm.mock import MockBackend
+
+    d = load_domain("casino-v1")
+    backend = MockBackend(exact=True, astra_unclear_answer=1.0)
+    for setup in ("integrative", "distributive"):
+        ep, _ = play_episode(d, "astra", "base", setup, derive(1, "astra", "words"), run_id="astra/w",
+                             backend=backend)
+        first = next(e.hidden["ipp"] for e in ep.events if e.speaker == "agent" and e.hidden.get("ipp"))
+        assert first == ["firewood", "water", "food"]
