@@ -8,10 +8,11 @@ appears in an error message.  Each request has a timeout; failures that may pass
 (timeouts, dropped connections, HTTP 429 and 5xx) are retried a bounded number of
 times with exponential backoff (``backoff * 2**k`` seconds; a ``Retry-After`` header
 given in seconds is honoured up to ``max_wait``); anything else fails at once with a
-clear :class:`BackendError`.  ``timeout`` bounds each attempt as a whole (connecting,
-waiting, reading the body), so one call takes at most about
-``(max_retries + 1) * timeout`` plus the waits.  Redirects are not followed (urllib
-would forward the Authorization header to the new host).
+clear :class:`BackendError`.  An attempt gives up when the server is silent for
+``timeout`` seconds, or has not finished its answer ``timeout`` seconds after the
+attempt began (checked while the body arrives), so a call takes about
+``(max_retries + 1) * timeout`` plus the waits at most.  Redirects are not followed
+(urllib would forward the Authorization header to the new host).
 """
 
 from __future__ import annotations
@@ -96,10 +97,11 @@ class OpenAICompatBackend:
                 time.sleep(self.backoff * (2 ** (attempt - 1)) if wait is None else wait)
                 wait = None
             self.attempts += 1
+            deadline = time.monotonic() + self.timeout
             request = urllib.request.Request(url, data=data, headers=headers, method="POST")
             try:
                 with _OPENER.open(request, timeout=self.timeout) as resp:
-                    raw = self._read(resp)
+                    raw = self._read(resp, deadline)
             except urllib.error.HTTPError as exc:
                 exc.close()
                 problem = f"HTTP {exc.code}"
@@ -118,10 +120,9 @@ class OpenAICompatBackend:
             return self._content(raw, url)
         raise BackendError(self._scrub(f"{url}: {problem} after {self.max_retries + 1} attempt(s)"))
 
-    def _read(self, resp) -> bytes:
-        """The body, within ``timeout`` in total (the socket timeout alone is per read,
-        so a server sending a byte at a time could hold the call forever)."""
-        deadline = time.monotonic() + self.timeout
+    def _read(self, resp, deadline: float) -> bytes:
+        """The body, complete by ``deadline`` (the socket timeout alone is per read, so
+        a server sending a byte at a time could hold the call forever)."""
         chunks = []
         while True:
             chunk = resp.read1(65536) if hasattr(resp, "read1") else resp.read(65536)
