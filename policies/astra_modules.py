@@ -266,6 +266,14 @@ def ideal_reachable(space, partner_floor: float, min_own: float):
     """The agent's ideal reachable outcome: the highest agent score among outcomes
     that give the partner (IPP) at least ``partner_floor`` (its score in its own latest
     offer -- what it has shown it would take)."""
+    key = ("ideal", partner_floor, min_own)
+    got = space._order_cache.get(key)
+    if got is None:
+        got = space._order_cache[key] = _ideal(space, partner_floor, min_own)
+    return got
+
+
+def _ideal(space, partner_floor, min_own):
     best = None
     for i in range(len(space.s_a)):
         if space.s_p[i] >= partner_floor - 1e-9 and space.s_a[i] >= min_own - 1e-9:

@@ -70,6 +70,9 @@ PARTNER_PARAMS = {
 }
 
 
+_RANKED: dict = {}  # pure data per (domain, values, seat), shared between episodes
+
+
 class Partner:
     """A rule-based partner (see the module docstring for the rules)."""
 
@@ -110,9 +113,14 @@ class Partner:
         """Lowest own score >= target; ties: most units to the agent, then enumeration order."""
         d = self.domain
         if self._ranked is None:
-            given = [sum(x for issue, x in zip(d.issues, o) if issue.kind == "integer") for o in d.outcomes]
-            order = sorted(range(len(d.outcomes)), key=lambda i: (self.scores[i], -given[i], i))
-            self._ranked = ([self.scores[i] for i in order], [d.outcomes[i] for i in order])
+            key = (d.id, d.source, self.values, self.role)
+            self._ranked = _RANKED.get(key)
+            if self._ranked is None:
+                given = [sum(x for issue, x in zip(d.issues, o) if issue.kind == "integer") for o in d.outcomes]
+                if self.role == "agent":  # "most units to the other side" from the agent's seat
+                    given = [-g for g in given]
+                order = sorted(range(len(d.outcomes)), key=lambda i: (self.scores[i], -given[i], i))
+                self._ranked = _RANKED[key] = ([self.scores[i] for i in order], [d.outcomes[i] for i in order])
         scores, outs = self._ranked
         k = bisect.bisect_left(scores, target - 1e-9)
         if k >= len(outs):  # target above everything: the own best outcome
