@@ -469,4 +469,4 @@ def run_default(seed: int = 0, workers: int = 1, out: str | None = None, progres
 
 
 __all__ = ["STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "AstraConfig",
-           "play_episode", "InputError"]
+           "play_episode", "plot_offers"]
