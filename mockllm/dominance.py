@@ -42,14 +42,14 @@ T = {
         "least": ["The worst {c} is {less}.", "I can't stand {less}; it is my least favourite {c}."],
         "ask": ["Tell me which {c} you want.", "Which {c} do you want?"],
         "ask_pair": ["Tell me: {more} or {less}?", "Do you prefer {more} or {less}?"],
-        "ask_more": ["Do you like {more}?"],
-        "ask_less": ["Do you dislike {less}?"],
+        "ask_more": ["Do you like {more}?", "Tell me if you like {more}."],
+        "ask_less": ["Do you dislike {less}?", "Tell me if you dislike {less}."],
         "propose": ["Let's have {v}.", "We'll go for {v}."],
         "propose_opt": ["Let's go to {v}{d}.", "We're going to {v}{d}."],
         "accept": ["Fine, {v} it is.", "OK, I accept {v}."],
         "reject": ["No, I don't want {v}.", "No way, not {v}."],
         "booking": ["Settled: I'm booking a table at {v}.", "Good. I'll book a table at {v}."],
-        "quit": ["We won't agree on anything. Goodbye."],
+        "quit": ["We won't agree on anything. Goodbye.", "There is nothing left to discuss. Goodbye."],
     },
     "peer": {
         "pair": ["I'd rather have {more} than {less}.", "I like {more} more than {less}.",
@@ -58,14 +58,15 @@ T = {
         "least": ["I like {less} the least.", "I don't like {less}."],
         "ask": ["What {c} do you like?", "What do you think about the {c}?"],
         "ask_pair": ["Do you prefer {more} or {less}?", "Would you rather have {more} or {less}?"],
-        "ask_more": ["Do you like {more}?"],
-        "ask_less": ["Do you dislike {less}?"],
+        "ask_more": ["Do you like {more}?", "What do you think of {more}?"],
+        "ask_less": ["Do you dislike {less}?", "Is {less} something you dislike?"],
         "propose": ["How about {v}?", "What about {v}?", "Shall we go for {v}?"],
         "propose_opt": ["How about going to {v}{d}?", "What about {v}{d}?"],
         "accept": ["Sounds good, {v} it is.", "I agree on {v}."],
         "reject": ["I'd rather not have {v}.", "Sorry, {v} doesn't suit me."],
-        "booking": ["Great, let's book a table at {v}."],
-        "quit": ["I don't think we'll find a place we both like. Let's stop here."],
+        "booking": ["Great, let's book a table at {v}.", "Perfect, I'll book a table at {v}."],
+        "quit": ["I don't think we'll find a place we both like. Let's stop here.",
+                 "We won't agree, I'm afraid. Goodbye."],
     },
     "submissive": {
         "pair": ["I think I might prefer {more} to {less}, if that's alright with you.",
@@ -76,14 +77,15 @@ T = {
         "ask": ["What {c} would you like?", "Do you have a preference on the {c}?",
                 "Which {c} would you prefer?"],
         "ask_pair": ["Would you prefer {more} or {less}?", "Do you like {more} or {less} better?"],
-        "ask_more": ["Would you like {more}?"],
-        "ask_less": ["Do you dislike {less}?"],
+        "ask_more": ["Would you like {more}?", "Do you like {more}, maybe?"],
+        "ask_less": ["Do you dislike {less}?", "Is {less} something you dislike, perhaps?"],
         "propose": ["Maybe we could have {v}?", "Would {v} be okay for you?", "Perhaps we could try {v}?"],
         "propose_opt": ["Maybe we could go to {v}{d}?", "Would you like to go to {v}{d}?"],
         "accept": ["Yes, {v} is perfect for me.", "Of course, {v} is fine with me."],
         "reject": ["I'm sorry, I'd rather not have {v}.", "I'm afraid {v} doesn't really suit me."],
-        "booking": ["Wonderful, shall I book a table for us at {v}?"],
-        "quit": ["I'm sorry, I can't see anything that would suit us both."],
+        "booking": ["Wonderful, shall I book a table for us at {v}?", "Lovely; may I book a table at {v}?"],
+        "quit": ["I'm sorry, I can't see anything that would suit us both.",
+                 "I'm sorry, I give up; nothing seems to suit us both."],
     },
 }
 
@@ -140,12 +142,15 @@ PATTERNS = [  # (form, regex, names of groups in order)
      ("more", "less")),
     ("ask_pair", _p(r"tell me:? ", X, r" or ", X, END), ("more", "less")),
     ("ask_less", _p(r"do you dislike ", X, END), ("less",)),
+    ("ask_less", _p(r"tell me if you dislike ", X, END), ("less",)),
+    ("ask_less", _p(r"is ", X, r" something you dislike"), ("less",)),
+    ("ask_more", _p(r"tell me if you like ", X, END), ("more",)),
     ("ask_c", _p(r"(?:what|which) ", X, r" (?:do|would) you (?:like|want|prefer)"), ("c",)),
     ("ask_c", _p(r"tell me (?:which|what) ", X, r" you (?:want|like|prefer)"), ("c",)),
-    ("ask_c", _p(r"what do you think (?:about|of) (?:the )?", X, END), ("c",)),
+    ("ask_cv", _p(r"what do you think (?:about|of) (?:the )?", X, END), ("c",)),
     ("ask_c", _p(r"(?:have )?a preference (?:on|for|about) (?:the )?", X, END), ("c",)),
     ("ask_c", _p(r"(?:what|how) about (?:the )?", X, r"\s*\?"), ("c",)),
-    ("ask_more", _p(r"(?:do|would) you like ", X, r"\s*\?"), ("more",)),
+    ("ask_more", _p(r"(?:do|would) you like ", X, r"(?:, maybe)?\s*\?"), ("more",)),
     ("least", _p(r"", X, r" is (?:my|the) (?:least favou?rite|worst)"), ("less",)),
     ("least", _p(r"the worst (?:\w+ )?is ", X, END), ("less",)),
     ("least", _p(r"i (?:can'?t stand|hate|dislike|don'?t like|do not like) ", X, END), ("less",)),
@@ -324,6 +329,11 @@ def _build(form: str, got: Mapping[str, str], voc: Vocab):
         if voc.value(name) or voc.criterion(name):
             return f"{name!r} is not a {voc.topic}"
         return {"kind": "booking", "option": name}
+    if form == "ask_cv":  # "what do you think of <criterion | value>?"
+        v = voc.value(got["c"])
+        if v is not None:
+            return {"kind": "ask", "criterion": voc.value_crit[v], "less": None, "more": v}
+        form = "ask_c"
     if form == "ask_c":
         c = voc.criterion(got["c"])
         return {"kind": "ask", "criterion": c, "less": None, "more": None} if c else \
