@@ -169,3 +169,12 @@ def test_prompt_carries_no_hidden_state():
     _task, ctx = read_prompt(seen[0])
     assert sorted(ctx) == ["last_proposal", "text", "vocabulary"]
     assert ctx["vocabulary"] == SMALL.vocabulary() and ctx["last_proposal"] is None
+
+
+def test_several_phrasings_per_kind_and_relation():
+    for rel, slots in T.items():
+        assert set(slots) == set(T["peer"])
+        for slot, options in slots.items():
+            assert len(options) >= 2, (rel, slot)
+    for slot in T["peer"]:
+        assert not set(T["dominant"][slot]) & set(T["submissive"][slot]), slot
