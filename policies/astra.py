@@ -56,7 +56,13 @@ class AgentParams:
 
 
 def speak(client, rng, role, mode, stated=None, tactic=None, mention=None, warning=False):
-    """Words for a decided move through the language layer (fallback: the template)."""
+    """Words for a decided move through the language layer (fallback: the template).
+
+    With ``client=None`` the move carries no words ("offers only", as in classic automated
+    negotiation); only time-based partners, which never ask or answer questions, run
+    that way (benchmarks/bench_negmas.py)."""
+    if client is None:
+        return "", stated
     ctx = dict(role=role, mode=mode, offer=stated, tactic=tactic, mention=mention, warning=bool(warning))
     return client.ask(lang.SPEAK, rng, fallback=lambda: (lang.SPEAK.render(ctx, stated), stated), **ctx)
 
