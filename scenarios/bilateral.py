@@ -48,6 +48,7 @@ from typing import Any, Mapping
 
 import attrs
 
+from scenarios.datafile import read_data
 from simcore.errors import InputError
 
 FORMAT = "simcore-bilateral-1"
@@ -385,16 +386,7 @@ def load_domain(path_or_id: str) -> Domain:
         if not os.path.exists(path):
             raise InputError(path, "", f"no such domain file or shipped domain id (shipped: "
                              f"{', '.join(SHIPPED)})")
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise InputError(path, "", exc.strerror or str(exc)) from None
-    except UnicodeDecodeError:
-        raise InputError(path, "", "not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
-    return parse_domain(data, path)
+    return parse_domain(read_data(path), path)
 
 
 def describe(scenario_id: str) -> str:

@@ -24,13 +24,13 @@ unique (case-insensitive); no two options have the same values.
 from __future__ import annotations
 
 import itertools
-import json
 import os
 import re
 from typing import Any, Mapping
 
 import attrs
 
+from scenarios.datafile import read_data
 from simcore.errors import InputError
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -227,15 +227,7 @@ def _load_path(path: str) -> Domain:
     cached = _CACHE.get(str(stamp))
     if cached is not None:
         return cached
-    try:
-        with open(full, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except OSError as exc:
-        raise InputError(path, "", exc.strerror or str(exc)) from None
-    except UnicodeDecodeError:
-        raise InputError(path, "", "not UTF-8 text") from None
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+    data = read_data(path)
     stem = os.path.splitext(os.path.basename(path))[0].lower()
     default_id = re.sub(r"[^a-z0-9_.-]", "-", stem).strip("-") or "domain"
     dom = domain_from_dict(data, path, f"{default_id}-v1")

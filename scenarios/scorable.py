@@ -30,7 +30,6 @@ them; it is *unanimous* when all N accept.
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
 import re
@@ -39,6 +38,7 @@ from typing import Any, Mapping
 import attrs
 import numpy as np
 
+from scenarios.datafile import read_data
 from simcore.errors import InputError
 
 FORMAT = "simcore-scorable-game/1"
@@ -300,28 +300,7 @@ def from_dict(data: Any, source: str = "<game>") -> Game:
 
 def load_file(path: str) -> Game:
     """Load and validate a game file (``.json`` or ``.toml``)."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise InputError(path, "", exc.strerror or str(exc)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(path, "", "not UTF-8 text") from None
-    if path.endswith(".toml"):
-        import tomllib
-
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise InputError(path, "", f"not valid TOML ({exc})") from None
-    else:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
-    return from_dict(data, path)
+    return from_dict(read_data(path), path)
 
 
 @functools.lru_cache(maxsize=16)

@@ -64,6 +64,8 @@ class Event:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise InputError(source, f"line {lineno}", f"not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise InputError(source, f"line {lineno}", "nested too deeply") from None
         if not isinstance(data, dict):
             raise InputError(source, f"line {lineno}", "expected a JSON object")
         names = {a.name for a in attrs.fields(cls)}

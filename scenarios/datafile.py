@@ -1,0 +1,88 @@
+"""Reading a data file safely: the one reader behind every scenario loader.
+
+JSON (and TOML for game files) only -- no pickle, no eval, no YAML.  Every problem
+becomes an :class:`~simcore.errors.InputError` naming the file and, where there is one,
+the field: unreadable or non-UTF-8 files, invalid syntax (with its line), nesting too
+deep to parse, NaN/Infinity, numbers too large to be meant (``abs(x) > MAX_ABS``),
+which would otherwise overflow deep inside a loader, and strings longer than
+``MAX_TEXT`` characters.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from simcore.errors import InputError
+
+MAX_ABS = 10**15
+MAX_TEXT = 10_000
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not allowed")
+
+
+def _path(parts) -> str:
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out
+
+
+def check_numbers(value: Any, source: str, parts=()) -> None:
+    """Raise InputError at the first number outside [-MAX_ABS, MAX_ABS] or not finite,
+    or the first string longer than MAX_TEXT."""
+    if isinstance(value, bool):
+        return
+    if isinstance(value, str):
+        if len(value) > MAX_TEXT:
+            raise InputError(source, _path(parts) or "value",
+                             f"text of {len(value)} characters is too long (at most {MAX_TEXT})")
+    elif isinstance(value, (int, float)):
+        if abs(value) > MAX_ABS or (isinstance(value, float) and not math.isfinite(value)):
+            shown = str(value) if len(str(value)) < 30 else str(value)[:20] + "..."
+            raise InputError(source, _path(parts) or "value",
+                             f"number {shown} is out of range (at most {MAX_ABS:.0e} in size)")
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            check_numbers(v, source, parts + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            check_numbers(v, source, parts + (i,))
+
+
+def read_data(path: str) -> Any:
+    """The parsed content of a JSON (or ``.toml``) data file, numbers checked."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read()
+    except OSError as exc:
+        raise InputError(path, "", exc.strerror or str(exc)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(path, "", "not UTF-8 text") from None
+    try:
+        if path.endswith(".toml"):
+            import tomllib
+
+            try:
+                data = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as exc:
+                raise InputError(path, "", f"not valid TOML ({exc})") from None
+        else:
+            try:
+                data = json.loads(text, parse_constant=_reject_constant)
+            except json.JSONDecodeError as exc:
+                raise InputError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+    except RecursionError:
+        raise InputError(path, "", "nested too deeply to be a data file") from None
+    except ValueError as exc:  # NaN/Infinity, or an integer with too many digits
+        raise InputError(path, "", f"not valid data ({exc})") from None
+    try:
+        check_numbers(data, path)
+    except RecursionError:
+        raise InputError(path, "", "nested too deeply to be a data file") from None
+    return data
