@@ -31,7 +31,7 @@ TASK_PREFIX = "TASK: "
 TASK_MODULES = ("mockllm.travel", "mockllm.scorable", "mockllm.astra", "mockllm.dominance")
 
 _TASKS: dict[str, "Task"] = {}
-_SYSTEM_CACHE: dict[str, Message] = {}
+_SYSTEM_CACHE: dict[tuple[str, str], Message] = {}
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _loaded = False
 
@@ -56,9 +56,10 @@ class Task:
         except KeyError:
             missing = [f for f in self.fields if f not in context]
             raise TypeError(f"task {self.id}: missing context field(s) {missing}") from None
-        system = _SYSTEM_CACHE.get(self.id)
-        if system is None or system.content != self.system_text:
-            system = _SYSTEM_CACHE[self.id] = Message("system", self.system_text)
+        key = (self.id, self.instructions)  # str hashes are cached: a cheap lookup
+        system = _SYSTEM_CACHE.get(key)
+        if system is None:
+            system = _SYSTEM_CACHE[key] = Message("system", self.system_text)
         return system, Message("user", f"{CONTEXT_HEADER}\n{body}")
 
     def parse(self, text: str) -> Any:  # pragma: no cover - abstract
@@ -127,16 +128,19 @@ def read_prompt(messages) -> tuple[Task, dict]:
         raise UnrecognisedPrompt(
             "prompt not recognised: the first message must be a system message starting with "
             f"'{TASK_PREFIX}<task id>'; got {system[:60]!r}")
-    task_id = system[len(TASK_PREFIX):].split("\n", 1)[0].strip()
+    end = system.find("\n")
+    task_id = system[len(TASK_PREFIX):end if end >= 0 else None].strip()
     task = get_task(task_id)
-    if system != task.system_text:
+    cached = _SYSTEM_CACHE.get((task.id, task.instructions))
+    expected = cached.content if cached is not None else task.system_text
+    if system != expected:
         raise UnrecognisedPrompt(f"prompt for task {task_id!r} does not match its template")
     user = messages[-1].content
     if not user.startswith(CONTEXT_HEADER):
         raise UnrecognisedPrompt(f"prompt for task {task_id!r} has no '{CONTEXT_HEADER}' block")
     try:
         context = json.loads(user[len(CONTEXT_HEADER) + 1:])
-    except json.JSONDecodeError:
+    except (json.JSONDecodeError, RecursionError):
         raise UnrecognisedPrompt(f"prompt for task {task_id!r}: context is not a JSON object") from None
     if not isinstance(context, dict):
         raise UnrecognisedPrompt(f"prompt for task {task_id!r}: context is not a JSON object")

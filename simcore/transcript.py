@@ -18,6 +18,7 @@ from simcore.errors import InputError
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def _jsonable(value: Any) -> Any:
@@ -56,7 +57,9 @@ class Event:
     hidden: Mapping[str, Any] = attrs.field(factory=dict, converter=_jsonable)
 
     def to_json(self) -> str:
-        return json.dumps(attrs.asdict(self), ensure_ascii=False, sort_keys=False, separators=(",", ":"))
+        return _ENCODE({"run": self.run, "seq": self.seq, "speaker": self.speaker, "phase": self.phase,
+                        "round": self.round, "item": self.item, "intent": self.intent, "text": self.text,
+                        "cues": self.cues, "hidden": self.hidden})
 
     @classmethod
     def from_json(cls, line: str, source: str = "<transcript>", lineno: int = 0) -> "Event":
