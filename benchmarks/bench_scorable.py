@@ -31,7 +31,10 @@ def bench_update() -> None:
     deals = [tuple(int(rng.integers(k)) for k in sp.option_counts) for _ in range(64)]
     sigs = [Signal("issue", "point", ((3, -1),), "prefer"), Signal("option", "point", ((4, 2),), "oppose"),
             Signal("option", "comparison", ((0, 1), (3, 2)), "prefer")]
-    for label, signals in (("offer only", ()), ("offer + 3 signals", sigs)):
+    typical = [Signal("issue", "point", ((3, -1),), "prefer"), Signal("option", "point", ((4, 2),), "oppose"),
+               Signal("option", "comparison", ((2, 0), (2, 3)), "prefer")]
+    for label, signals in (("offer only", ()), ("offer + 3 signals incl. a cross-issue option comparison", sigs),
+                           ("offer + 3 signals of the kinds the mock speaker gives", typical)):
         times = []
         for i in range(2000):
             post = Posterior(sp) if i % 10 == 0 else post  # noqa: F821 -- a fresh posterior every 10 updates

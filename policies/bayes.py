@@ -254,6 +254,29 @@ def signal_lik(space: HypothesisSpace, sig: Signal, floor: float) -> np.ndarray:
     return p
 
 
+@functools.lru_cache(maxsize=4096)
+def _cross_comparison(option_counts: tuple[int, ...], sig: Signal, floor: float):
+    """A comparison of options of two different issues, in factored form.
+
+    Its likelihood depends on the hypothesis only through (w_a, w_b) -- at most M(M-1)
+    distinct pairs over the rankings -- and (v_a(o_a), v_b(o_b)) -- a few distinct pairs
+    over the shape combinations -- so it is a small (R x Q) table of log-likelihoods plus
+    an index per ranking (R) and per shape combination (Q); the update gathers it into
+    (P, S) in one pass.  Same values as :func:`signal_lik`.
+    """
+    sp = hypothesis_space(option_counts)
+    (ma, oa), (mb, ob) = sig.items
+    uw, ri = np.unique(np.stack([sp.W[:, ma], sp.W[:, mb]], axis=1), axis=0, return_inverse=True)
+    uv, qi = np.unique(np.stack([sp.option_rows[ma][oa], sp.option_rows[mb][ob]], axis=1), axis=0,
+                       return_inverse=True)
+    ca = np.multiply.outer(uw[:, 0], uv[:, 0])
+    cb = np.multiply.outer(uw[:, 1], uv[:, 1])
+    num = ca if sig.stance == "prefer" else cb
+    p = (num + 1e-12) / (ca + cb + 2e-12)
+    table = np.log((1.0 - floor) * p + floor / 2)
+    return ri.ravel().astype(np.intp), qi.ravel().astype(np.intp), table
+
+
 class Posterior:
     """A log-space posterior over one opponent's hypotheses (uniform prior)."""
 
@@ -298,21 +321,22 @@ class Posterior:
             np.square(t1, out=t1)
             t1 *= -1.0 / (2.0 * sigma * sigma)
             self.logp += t1
+        by_rank = np.zeros(sp.n_rankings)  # summed log-likelihoods of signals that depend
+        by_shape = np.zeros(sp.n_shapes)   # on the ranking only / on the shapes only
         for sig in signals:
             if sig.entity == "option" and sig.signal_type == "comparison" and sig.items[0][0] != sig.items[1][0]:
-                (ma, oa), (mb, ob) = sig.items if sig.stance == "prefer" else sig.items[::-1]
-                np.multiply.outer(sp.W[:, ma], sp.option_rows[ma][oa], out=t1)  # c of the favoured
-                np.multiply.outer(sp.W[:, mb], sp.option_rows[mb][ob], out=t2)
-                t2 += t1
-                t2 += 2e-12
-                t1 += 1e-12
-                t1 /= t2
-                t1 *= 1.0 - floor
-                t1 += floor / 2
-                np.log(t1, out=t1)
+                ri, qi, table = _cross_comparison(sp.option_counts, sig, floor)
+                np.take(table[ri], qi, axis=1, out=t1)
                 self.logp += t1
-            else:  # (P, 1) or (1, S): small, broadcast into the posterior
-                self.logp += np.log(np.maximum(signal_lik(sp, sig, floor), 1e-300))
+            else:
+                lik = np.log(np.maximum(signal_lik(sp, sig, floor), 1e-300))
+                if lik.shape[1] == 1:
+                    by_rank += lik[:, 0]
+                else:
+                    by_shape += lik[0]
+        if signals:
+            self.logp += by_rank[:, None]
+            self.logp += by_shape[None, :]
         self._fresh = False
         self._normalise()
         self.observations += 1
