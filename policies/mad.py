@@ -8,11 +8,14 @@ anyone's willingness.  Rules (deterministic stand-ins for Tables B1-B4):
 | 1 | voter    | proposal == own value, or == the value it offered last round | AGREE     | B3 "agree if ... reasonable" |
 | 2 | voter    | w <= agree_max_w                             | AGREE                     | B3 "you may agree if the proposal is a reasonable compromise" |
 | 3 | voter    | otherwise                                    | DISAGREE, own value       | B2/B3 "keep the value as close as possible to your private value" |
-| 4 | proposer | the proposer and the AGREE voters are a strict majority of the group | KEEP | B4 "if ... still the best for a majority, you may KEEP it" |
+| 4 | proposer | more voters AGREE than back any one revised value | KEEP | B4 "if ... still the best for a majority, you may KEEP it" |
 | 5 | proposer | otherwise                                    | UPDATE to the most voiced revised value (ties: first voiced) | B4 "select ONE value that balances the group's needs" |
 
 ``agree_max_w = 5``: an importance in the lower half of the 1-10 scale is one a debater
-would trade for agreement.  Consensus, round limit and fallback are the protocol's.
+would trade for agreement.  Row 4 counts voters only, as the consensus rule does (the
+proposer's own support cannot pass a proposal; counting it would make every 1-1 split
+of a three-member group a certain deadlock).  Consensus, round limit and fallback are
+the protocol's.
 """
 
 from __future__ import annotations
@@ -39,8 +42,9 @@ class MadPolicy:
         return Vote("DISAGREE", "push", me.value, "preference")
 
     def update(self, me: Me, proposal: str, dissents: Sequence[Dissent], n_voters: int) -> Update:
-        backers_current = 1 + (n_voters - len(dissents))
-        if not dissents or 2 * backers_current > n_voters + 1:
+        if not dissents:
             return Update("KEEP", proposal, "preference")
-        value, _ = plurality([d.revised_value for d in dissents])
+        value, count = plurality([d.revised_value for d in dissents])
+        if n_voters - len(dissents) > count:
+            return Update("KEEP", proposal, "preference")
         return Update("UPDATE", value, "majority")

@@ -19,16 +19,29 @@ when the words carry no intensity marker):
 | 4 | w - g >= push_margin and w >= block_min_w         | push       | DISAGREE, own value        | B7 "push: significantly higher"; B5 "only block if 9-10" |
 | 5 | otherwise (similar, or higher but w < block_min_w) | compromise | DISAGREE, middle ground    | B7 "compromise: similar priority" |
 
-Without appraisal (Tone-only) rules 3-5 are replaced by the band stance of Table B5:
-Strict -> push, Firm -> push (compromise "only if necessary", and necessity cannot be
-read), Warm -> compromise, Neutral -> yield.
+Notes on the rows, where the paper's prompts pull in different directions:
+
+* Row 2 reads B5's "follow the majority" as agreeing with the proposal: voters vote at
+  the same time and never see each other's votes, so the proposal is the only majority
+  in sight.
+* Row 3 follows B7's yield rule literally.  The paper's own traces D13 and D15 show
+  voters (w 4 and 5) who guess 7 and still compromise; simcore does not copy that.
+* Row 5 follows B8's action mapping (compromise -> DISAGREE with a middle ground), so a
+  Warm or Firm voter can block consensus with a counter-offer, although B5's "defend
+  essentials" reserves *blocking* for alpha 9-10; simcore reads "block" as insisting on
+  one's own value (row 4).
+
+Without appraisal (Tone-only) rows 3-5 become the band stance of Table B5 with the
+same blocking threshold: w >= ``block_min_w`` (Strict) -> push; Warm and Firm ->
+compromise (Firm: "compromise only if necessary", and necessity cannot be read);
+Neutral -> yield (row 2).  So Tone-only differs from MIND only in reading nothing.
 
 Proposer, Phase 3 (Alg. 1 line 13, Table B9).  ``dissent`` = share of voters voting
 DISAGREE; ``w_p`` the proposer's willingness:
 
 | # | condition (first that holds)                                     | action     | new value | paper passage |
 |---|------------------------------------------------------------------|------------|-----------|---------------|
-| 1 | appraisal on, w_p <= 6 and some dissenter's guessed w >= 7       | UPDATE     | that dissenter's revised value (highest guess; ties: most voiced, then first) | B9 "signal reading" |
+| 1 | appraisal on, w_p <= 6 and some dissenter's words read >= 7 (no marker: ``no_cue_guess``) | UPDATE | that dissenter's revised value (highest reading; ties: most voiced, then first) | B9 "signal reading" |
 | 2 | must change, and a revised value is voiced by >= 2 dissenters    | UPDATE     | the most voiced revised value | B9 "majority pressure", "UPDATE" |
 | 3 | must change                                                      | COMPROMISE | middle ground of proposal and revised values (``group_middle``) | B9 "COMPROMISE" |
 | 4 | otherwise                                                        | KEEP       | unchanged | B9 "KEEP only if alpha 9-10 or dissent low" |
@@ -65,6 +78,10 @@ class MindPolicy:
     signal_min_w: int = 7       # a dissenter "sounds Strict/Firm" when its words read >= this
     no_cue_guess: int = 5       # the guess when words carry no intensity marker (mid-scale)
 
+    def guess(self, guessed_w: int | None) -> int:
+        """The willingness a reading stands for (``no_cue_guess`` when the words had no marker)."""
+        return self.no_cue_guess if guessed_w is None else guessed_w
+
     # -- voter ---------------------------------------------------------------------
     def vote(self, me: Me, proposal: str, guessed_w: int | None, last_offer: str | None = None) -> Vote:
         if not self.appraisal:
@@ -74,25 +91,24 @@ class MindPolicy:
         if me.w <= 3:
             return Vote("AGREE", "yield", None, "indifferent", guessed_w)
         if not self.appraisal:
-            stance = band(me.w)
-            if stance in ("Strict", "Firm"):
-                return Vote("DISAGREE", "push", me.value, "defend", None)
-            return Vote("DISAGREE", "compromise", middle_ground(me.item, proposal, me.value), "balance", None)
-        g = self.no_cue_guess if guessed_w is None else guessed_w
+            if me.w >= self.block_min_w:
+                return Vote("DISAGREE", "push", me.value, "defend")
+            return Vote("DISAGREE", "compromise", middle_ground(me.item, proposal, me.value), "balance")
+        g = self.guess(guessed_w)
         if g > me.w:
-            return Vote("AGREE", "yield", None, "urgency", guessed_w)
+            return Vote("AGREE", "yield", None, "urgency", guessed_w, g)
         if me.w - g >= self.push_margin and me.w >= self.block_min_w:
-            return Vote("DISAGREE", "push", me.value, "defend", guessed_w)
-        return Vote("DISAGREE", "compromise", middle_ground(me.item, proposal, me.value), "balance", guessed_w)
+            return Vote("DISAGREE", "push", me.value, "defend", guessed_w, g)
+        return Vote("DISAGREE", "compromise", middle_ground(me.item, proposal, me.value), "balance", guessed_w, g)
 
     # -- proposer ------------------------------------------------------------------
     def update(self, me: Me, proposal: str, dissents: Sequence[Dissent], n_voters: int) -> Update:
         if self.appraisal and me.w <= 6:
-            loud = [d for d in dissents if (self.no_cue_guess if d.guessed_w is None else d.guessed_w)
-                    >= self.signal_min_w]
+            heard = [(self.guess(d.guessed_w), d.revised_value) for d in dissents]
+            loud = [(g, v) for g, v in heard if g >= self.signal_min_w]
             if loud:
-                top = max(d.guessed_w for d in loud)
-                value, _ = plurality([d.revised_value for d in loud if d.guessed_w == top])
+                top = max(g for g, _ in loud)
+                value, _ = plurality([v for g, v in loud if g == top])
                 return Update("UPDATE", value, "signal")
         majority = len(dissents) * 2 > n_voters
         if (majority and me.w < 10) or me.w < 9:

@@ -6,6 +6,7 @@ the language layer into words.
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import attrs
@@ -31,7 +32,8 @@ class Vote:
     strategy: str = attrs.field(validator=attrs.validators.in_(STRATEGIES))
     revised_value: str | None = None
     reason: str = "none"
-    guessed_w: int | None = None  # the appraisal behind the vote (None: no appraisal made)
+    guessed_w: int | None = None  # what the words read as (None: not read, or no marker)
+    used_w: int | None = None     # the guess the decision used (None: no appraisal made)
 
     def __attrs_post_init__(self):
         if (self.vote == "DISAGREE") != (self.revised_value is not None):
@@ -74,12 +76,12 @@ def middle_ground(item: Item, proposal: str, own: str) -> str:
 def group_middle(item: Item, current: str, values: Sequence[str]) -> str:
     """A middle ground between the current proposal and the dissenters' values.
 
-    Ordinal item with every value on its scale: the median option of the current
-    proposal and the dissenters' values; with an even count, of the two middle options
-    the one nearer the dissenters' mean position (ties: the lower), so a compromise
-    moves towards the dissent.  Otherwise the "no preference" option when the item
-    has one and it is not the current proposal; else the most frequent dissenting
-    value (ties: first voiced).
+    Ordinal item with every value on its scale: the median position of the current
+    proposal and the dissenters' values; when the count is even, the midpoint of the two
+    middle positions, rounded towards the dissenters' mean position (so with one
+    dissenter it is :func:`middle_ground` of the two, seen from the dissenter).
+    Otherwise the "no preference" option when the item has one and it is not the current
+    proposal; else the most frequent dissenting value (ties: first voiced).
     """
     pool = [current, *values]
     if item.ordinal and all(v in item.scale for v in pool):
@@ -87,9 +89,11 @@ def group_middle(item: Item, current: str, values: Sequence[str]) -> str:
         m = len(idx) // 2
         if len(idx) % 2:
             return item.scale[idx[m]]
-        mean = sum(item.scale.index(v) for v in values) / len(values)
         lo, hi = idx[m - 1], idx[m]
-        return item.scale[hi if abs(hi - mean) < abs(lo - mean) else lo]
+        mean = sum(item.scale.index(v) for v in values) / len(values)
+        mid = (lo + hi) / 2
+        k = math.ceil(mid) if mean >= mid else math.floor(mid)
+        return item.scale[k]
     if item.flexible is not None and item.flexible != current:
         return item.flexible
     return plurality(values)[0]

@@ -1,8 +1,9 @@
 """The five negotiation traces of MIND's appendix D as constructed groups.
 
 Each trace is one item negotiated by three agents (one proposer, two voters) whose
-values and willingness follow the paper's table; where the paper's table leaves a
-value out, the choice is noted.  :func:`play` negotiates a trace with a registered
+values and willingness are the paper's; where the paper's table leaves a value out, the
+choice is noted.  Each trace records the paper's outcome beside simcore's, with the
+reason where they differ.  :func:`play` negotiates a trace with a registered
 policy and returns the item outcome and the events; the golden playthrough files
 and ``tests/test_mind_traces.py`` use them.
 """
@@ -20,41 +21,52 @@ _TRIP = Trip("Seattle", "Denver", 3, "2022-03-14", 1800)
 
 @attrs.frozen
 class Trace:
+    """One appendix-D trace: the paper's inputs, the paper's outcome, and simcore's.
+
+    ``expect_*`` is what simcore's rules give on these inputs (zero wording noise); the
+    test asserts it.  Where it differs from ``paper`` the note says why."""
+
     name: str
     title: str
     item: str
     members: tuple[tuple[str, int], ...]  # (value, w); member 0 is the proposer
+    paper: str
     expect_consensus: bool
     expect_final: str
     expect_rounds: int
-    tone_noise: float = 0.0
-    seed: int = 0
     note: str = ""
 
 
 TRACES = (
     Trace("immediate-consensus", "Scenario 1 (Table D11): immediate consensus", "acc_house_rules",
           (("Must be Non-smoking", 10), ("Must be Non-smoking", 10), ("No specific requirements", 2)),
-          True, "Must be Non-smoking", 1,
-          note="voter B's own value is not given in the paper; 'No specific requirements' is assumed"),
+          "consensus on 'Must be Non-smoking' in round 1", True, "Must be Non-smoking", 1,
+          note="reproduced; voter B's own value is not given in the paper: 'No specific requirements' is assumed"),
     Trace("strategic-update", "Scenario 2 (Table D12): strategic update", "rest_atmosphere",
           (("No preference", 2), ("Casual/Street Food", 6), ("Casual/Street Food", 6)),
-          True, "Casual/Street Food", 2),
+          "the proposer updates to 'Casual'; consensus in round 2", True, "Casual/Street Food", 2,
+          note="reproduced"),
     Trace("strategic-compromise", "Scenario 3 (Table D13): strategic compromise", "rest_rating",
-          (("4.0+ (Reliable)", 5), ("Any rating", 6), ("Any rating", 6)),
-          True, "3.5+ (Decent)", 2,
-          note="the paper's voters have w=4 and guess 7 yet compromise; under simcore's rules a guess above "
-               "one's own w yields, so the voters here have w=6 (similar to the proposer's 5) and hold "
-               "'Any rating', which makes '3.5+' the middle ground they offer"),
+          (("4.0+ (Reliable)", 5), ("Any rating", 4), ("Any rating", 4)),
+          "voters guess 7, compromise on '3.5+' anyway; the proposer updates; consensus on '3.5+' in round 3",
+          True, "4.0+ (Reliable)", 1,
+          note="not reproduced: the voters' own value is not given ('Any rating' assumed, which makes '3.5+' "
+               "their middle ground); reading a proposer whose words say 5 against their own 4, simcore's "
+               "voters yield (Table B7: yield when the opponent's urgency is higher), where the paper's "
+               "voters compromised despite guessing 7"),
     Trace("rational-deadlock", "Scenario 4 (Table D14): rational deadlock", "rest_budget",
           (("Moderate", 7), ("Budget", 8), ("Moderate", 7)),
-          False, "Budget", 3),
+          "the group oscillates between 'Moderate' and 'Budget'; 2 vs 1 in round 3, no consensus",
+          False, "Budget", 3,
+          note="reproduced; after the failure the fallback takes the highest-w value, 'Budget'"),
     Trace("dynamic-adaptation", "Scenario 5 (Table D15): dynamic adaptation", "acc_review",
-          (("4.0+", 9), ("Any score", 2), ("3.5+", 8)),
-          True, "4.0+", 2, tone_noise=0.3, seed=4,
-          note="the shift needs the proposer's first words to read lower than its later ones: tone_noise 0.3 "
-               "with the seed stored here makes its Phase-1 line slip to the Firm band; the paper's w=6/5 pair "
-               "is replaced by 9/8 so that the proposer may KEEP against an even split"),
+          (("4.0+", 6), ("4.0+", 6), ("3.5+", 5)),
+          "voter B disagrees in round 1, the proposer keeps '4.0+', voter B switches to AGREE in round 2",
+          True, "4.0+", 1,
+          note="not reproduced in its dynamics: voter A is not described in the paper (here it holds the "
+               "proposer's value); voter B reads the proposer's words as 6 against its own 5 and yields at "
+               "once, so the switch the paper shows -- which needs a first reading below 5 and a later one "
+               "above -- does not happen with exact wording; the final value is the same"),
 )
 
 
@@ -68,7 +80,8 @@ def group_for(trace: Trace) -> Group:
 
 
 def play(trace: Trace, policy_id: str = "mind-v1"):
-    """Negotiate ``trace`` (proposer = member 0); returns (ItemOutcome, events)."""
+    """Negotiate ``trace`` (proposer = member 0) with exact wording (no tone noise);
+    returns (ItemOutcome, events)."""
     from mockllm.client import ModelClient
     from mockllm.mock import MockBackend
     from simcore.protocols.travel_vote import negotiate_group
@@ -76,6 +89,6 @@ def play(trace: Trace, policy_id: str = "mind-v1"):
     from simcore.seeding import generator
 
     group = group_for(trace)
-    out = negotiate_group(group, make("policy", policy_id), [0], ModelClient(MockBackend(tone_noise=trace.tone_noise)),
-                          generator(trace.seed, "mind-trace", trace.name), f"mind/trace/{trace.name}/{policy_id}")
+    out = negotiate_group(group, make("policy", policy_id), [0], ModelClient(MockBackend(exact=True)),
+                          generator(0, "mind-trace", trace.name), f"mind/trace/{trace.name}/{policy_id}")
     return out.items[0], out.events

@@ -27,7 +27,9 @@ def test_hand_worked_group():
     assert m["S_total"] == pytest.approx(12.0)
     j1 = jain([11, 0])
     j2 = jain([0, 9, 4])
-    assert m["J"] == pytest.approx((j1 + j2) / 2)
+    assert m["J"] == pytest.approx((j1 + j2) / 2) and m["J_undefined"] == 0
+    nobody = outcome_metrics([{"size": 2, "items": [_item(["a", "b"], [5, 5], "c", False)]}])
+    assert nobody["J"] is None and nobody["J_undefined"] == 1
     assert m["high_w_hit"] == pytest.approx(2 / 3)  # (a,9) kept, (b,8) lost, (y,9) kept
     assert m["DR_by_size"] == {"2": 1.0, "3": 0.0}
     assert m["win_rate_by_w"]["9-10"] == 1.0 and m["win_rate_by_w"]["7-8"] == 0.0
@@ -47,7 +49,10 @@ def test_tom_hand_worked():
 @given(st.lists(st.floats(0, 100), min_size=1, max_size=8))
 def test_jain_bounds(s):
     j = jain(s)
-    assert 1 / len(s) - 1e-9 <= j <= 1 + 1e-9
+    if sum(x * x for x in s) == 0:  # all zero (or too small to square)
+        assert j is None
+    else:
+        assert 1 / len(s) - 1e-9 <= j <= 1 + 1e-9
 
 
 @settings(max_examples=100, deadline=None)
@@ -59,14 +64,42 @@ def test_pearson_bounds(pairs):
     assert 0 <= t["acc1"] <= t["acc2"] <= 1 and t["MAE"] >= 0
 
 
-def test_judge_counts_evidence_and_compares():
-    items = [dict(_item(["a", "b"], [9, 3], "a", True), moves=2, justified_moves=1)]
-    texts = ['Agreed on the room type: I strongly prefer "Private room", since it suits how I travel.',
-             'I can\'t agree on the room type. I suggest "Shared room".']
-    ev = evidence(items, texts)
-    assert ev["rationality"] == 1 and ev["alignment"] == 9
-    assert ev["reason_validity"] == 0.5 and ev["change_justification"] == 0.5
-    assert 0 < ev["fluency"] <= 1
+def _ev(seq, speaker, phase, rnd=0, text="", **intent):
+    from simcore.transcript import Event
+
+    return Event("mind/t", seq, speaker, phase, rnd, "x", intent, text)
+
+
+def test_judge_reads_moves_from_the_record_and_the_words():
+    from simcore.metrics.mind_judge import mattr
+
+    events = [
+        _ev(0, "A", "1-propose", proposals={"x": "a"}), _ev(1, "B", "1-propose", proposals={"x": "b"}),
+        _ev(2, "C", "1-propose", proposals={"x": "c"}), _ev(3, "protocol", "1-pick", proposal="a"),
+        _ev(4, "B", "2-vote", 1, 'I can\'t agree on the room type. I strongly prefer "b", since it suits how I travel.',
+            vote="DISAGREE", revised_value="b"),
+        _ev(5, "C", "2-vote", 1, 'Agreed on the room type: I propose "a", as I can live with either.',
+            vote="AGREE", revised_value=None),
+        # the proposer gives ground and says why: fits
+        _ev(6, "A", "3-update", 1, 'I\'m changing my proposal for the room type: I now propose "b", since most of '
+            'the group disagreed.', action="UPDATE", value="b"),
+        # B gets its own value and says it suits it: a hold with a hold reason, fits
+        _ev(7, "B", "2-vote", 2, 'Agreed on the room type: I propose "b", since it suits how I travel.',
+            vote="AGREE", revised_value=None),
+        # C gives ground but only says it suits it: does not fit
+        _ev(8, "C", "2-vote", 2, 'Agreed on the room type: I propose "b", since it suits how I travel.',
+            vote="AGREE", revised_value=None),
+    ]
+    items = [_item(["a", "b", "c"], [3, 8, 2], "b", True)]
+    ev = evidence(items, events)
+    assert ev["change_justification"] == pytest.approx(2 / 3)
+    assert ev["rationality"] == 1.0 and ev["alignment"] == 8
+    assert ev["reason_validity"] == pytest.approx(6 / 6)
+    assert ev["fluency"] == pytest.approx(mattr([e.text for e in events if e.text]))
+    assert mattr(["a b a b"]) == 0.5 and mattr([]) == 0.0
+    assert mattr(["w%d" % (k % 10) for k in range(200)], window=50) == pytest.approx(10 / 50)
+    fallback_only = [_item(["a", "b"], [9, 3], "a", False)]
+    assert evidence(fallback_only, [])["rationality"] == 0.0  # fallbacks do not count
     better = dict(ev, alignment=10.0)
     verdict = compare(better, ev)
     assert verdict["alignment"] == "A" and verdict["rationality"] == "tie" and verdict["overall"] == "A"

@@ -34,7 +34,8 @@ def test_mind_voter_table(w, proposal, guess, last, strategy, vote, revised):
     assert (v.strategy, v.vote, v.revised_value) == (strategy, vote, revised)
 
 
-@pytest.mark.parametrize("w, strategy", [(10, "push"), (7, "push"), (5, "compromise"), (2, "yield")])
+@pytest.mark.parametrize("w, strategy", [(10, "push"), (9, "push"), (7, "compromise"), (5, "compromise"),
+                                         (2, "yield")])
 def test_tone_only_voter_uses_band_stance(w, strategy):
     v = MindPolicy(appraisal=False).vote(me(w), "Luxury", 10)
     assert v.strategy == strategy and v.guessed_w is None
@@ -59,6 +60,18 @@ def test_mind_proposer_table(w_p, dissents, voters, action, value):
     assert (up.action, up.value) == (action, value)
 
 
+def test_no_cue_guess_at_the_signal_threshold_does_not_crash():
+    loud_by_default = MindPolicy(no_cue_guess=7)
+    up = loud_by_default.update(me(5), "Budget", [Dissent(1, "Economy", None), Dissent(2, "Luxury", 4)], 2)
+    assert (up.action, up.value, up.reason) == ("UPDATE", "Economy", "signal")
+
+
+def test_the_vote_records_the_guess_it_acted_on():
+    assert MIND.vote(me(6), "Luxury", None).used_w == 5
+    assert MIND.vote(me(6), "Luxury", 8).used_w == 8
+    assert MindPolicy(appraisal=False).vote(me(6), "Luxury", 8).used_w is None
+
+
 def test_appraisal_only_ignores_silent_dissent_but_mind_hears_it():
     silent = [Dissent(1, "Economy", None)]
     assert MindPolicy(tone=False).update(me(9), "Budget", silent, 2).action == "KEEP"
@@ -71,15 +84,18 @@ def test_base_voter(w, vote):
     assert v.vote == vote and (v.revised_value in (None, "Budget"))
 
 
-def test_base_proposer_keeps_a_majority_and_otherwise_follows_the_dissent():
+def test_base_proposer_keeps_only_what_more_voters_back_than_any_alternative():
     base = MadPolicy()
-    # 3 agents, one voter agrees: proposer + 1 of 3 is a majority
-    assert base.update(me(2), "Budget", [Dissent(2, "Luxury")], 2).action == "KEEP"
+    # 3 agents, one voter agrees and one dissents: 1 vs 1 is no majority -> follow the dissent
+    assert base.update(me(9), "Budget", [Dissent(2, "Luxury")], 2).value == "Luxury"
     # 2 agents, the only voter disagrees: update to its value
     assert base.update(me(9), "Budget", [Dissent(1, "Luxury")], 1).value == "Luxury"
     # 4 agents, 2 of 3 disagree with different values: update to the first voiced
     up = base.update(me(9), "Budget", [Dissent(1, "Luxury"), Dissent(3, "Economy")], 3)
     assert (up.action, up.value) == ("UPDATE", "Luxury")
+    # 5 agents, 2 agree, 2 dissent apart: the proposal is still the voters' favourite
+    up = base.update(me(2), "Budget", [Dissent(1, "Luxury"), Dissent(3, "Economy")], 4)
+    assert (up.action, up.value) == ("KEEP", "Budget")
 
 
 @settings(max_examples=200, deadline=None)
@@ -145,7 +161,7 @@ def test_consensus_iff_more_than_half_of_the_voters_agree(n_voters, data):
     agree = data.draw(st.integers(0, n_voters))
     options = ITEMS["rest_cuisine"].options
     members = (("Banned: Chinese", 5),) + tuple((options[k], 5) for k in range(n_voters))
-    group = group_for(Trace("t", "t", "rest_cuisine", members, True, "", 1))
+    group = group_for(Trace("t", "t", "rest_cuisine", members, "", True, "", 1))
     policy = _FixedVotes(options[:agree])
     out = negotiate_group(group, policy, [0], ModelClient(MockBackend()), np.random.default_rng(0), "mind/t")
     assert out.items[0].consensus == (2 * agree > n_voters)

@@ -11,11 +11,11 @@ with the highest w on item c.
 | Debate Hit-Rate DHR | (1 / abs(C_debate)) sum_{c in C_debate} 1(exists i in Top(c): v_ic = V_c) |
 | Debate Ratio DR | abs(C_debate) / abs(C) |
 | Total Satisfaction S_total | mean over groups of sum_i sum_c w_ic 1(v_ic = V_c) |
-| Fairness J | mean over groups of Jain's index (sum_i S_i)^2 / (n sum_i S_i^2), S_i = sum_c w_ic 1(v_ic = V_c); a group whose S_i are all 0 counts as J = 1 (equally unsatisfied) |
+| Fairness J | mean over groups of Jain's index (sum_i S_i)^2 / (n sum_i S_i^2), S_i = sum_c w_ic 1(v_ic = V_c); a group whose S_i are all 0 has no index and is left out (counted in ``J_undefined``) |
 | High-w Hit | share of agent-item pairs with w_ic >= high_w (8) where v_ic = V_c |
 | proposer win rate by w | share of items whose final value is the proposer's own value, by the proposer's w band 1-3, 4-6, 7-8, 9-10 |
 | DR by size | DR over the items of groups of each size |
-| ToM MAE, r, Acc(+-1), Acc(+-2) | over every Phase-2a appraisal (a voter reading the proposer): mean abs(w_true - w_pred), Pearson r, share with abs error <= 1, <= 2; w_pred is the guess the voter acted on (``no_cue_guess`` when the words had no marker) |
+| ToM MAE, r, Acc(+-1), Acc(+-2) | over every Phase-2a appraisal (a voter reading the proposer), as the paper counts inference instances: mean abs(w_true - w_pred), Pearson r, share with abs error <= 1, <= 2; w_pred is the voter's inference (``no_cue_guess`` when the words had no marker).  The mock reader is deterministic, so the voters reading one message agree: ``n_messages`` reports how many distinct messages the n appraisals read |
 
 The paper gives no formula for High-w Hit; simcore reads it as the share of
 high-stakes preferences (w >= 8, the "w >= 8 constraints" of section 4.2) that
@@ -34,12 +34,12 @@ def _rate(num: float, den: float) -> float | None:
     return None if den == 0 else num / den
 
 
-def jain(s: Sequence[float]) -> float:
-    """Jain's fairness index of non-negative values; 1.0 when all are zero."""
+def jain(s: Sequence[float]) -> float | None:
+    """Jain's fairness index of non-negative values; None when all are zero."""
     total = sum(s)
     sq = sum(x * x for x in s)
     if sq == 0:
-        return 1.0
+        return None
     return total * total / (len(s) * sq)
 
 
@@ -97,7 +97,8 @@ def outcome_metrics(groups: Iterable[Mapping], *, high_w: int = 8) -> dict:
         "DHR": _rate(debate_hit, n_debate),
         "DR": _rate(n_debate, n_items),
         "S_total": _rate(sum(s_totals), len(s_totals)),
-        "J": _rate(sum(jains), len(jains)),
+        "J": _rate(sum(j for j in jains if j is not None), sum(j is not None for j in jains)),
+        "J_undefined": sum(j is None for j in jains),
         "high_w_hit": _rate(hw_num, hw_den),
         "DR_by_size": {k: _rate(v[0], v[1]) for k, v in sorted(size_items.items())},
         "win_rate_by_w": {b: _rate(v[0], v[1]) for b, v in win.items()},

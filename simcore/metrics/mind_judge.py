@@ -7,14 +7,19 @@ side that wins more criteria.
 
 | criterion (E16) | evidence counted for one transcript |
 |---|---|
-| Negotiation Rationality | items whose final value is held by a highest-w agent of the item |
+| Negotiation Rationality | among the items settled by debate (not by the fallback, which picks the highest-w value by construction), the share whose final value is held by a highest-w member; 0 when no item was settled by debate |
 | Preference Alignment | S_total of the group: sum_i sum_c w_ic 1(v_ic = V_c) |
 | Reason-Value Validity | share of messages that quote the value they argue for and give a reason |
-| Opinion Change Justification | share of moves (proposer Phase-3 turns, voter turns from round 2 on) whose words give a reason that fits the move: giving ground needs a reason about others or indifference (urgency, majority, signal, balance, indifferent), holding needs one about one's own stake (defend, preference, balance); no move at all scores 1 |
-| Fluency & Naturalness | variety of wording: distinct word trigrams / all word trigrams over the group's messages |
+| Opinion Change Justification | share of moves (proposer Phase-3 turns; voter turns from round 2 on) whose words give a reason that fits the move: giving ground (a proposer changing its proposal; a voter agreeing to a value that is neither its own nor its last offer) needs a reason about others or indifference (urgency, majority, signal, balance, indifferent), holding needs one about its own stake (defend, preference, balance); no move at all scores 1 |
+| Fluency & Naturalness | variety of wording: the moving-average type-token ratio (MATTR) of the group's messages over windows of 50 words |
 
-Evidence is read from the transcript text with the travel reader (the words), and
-from the item outcomes (values, w and final values), never from a variant's name.
+Everything but the outcome criteria is read from the transcript: the public record
+(Phase-1 proposals, votes, revised values, updates) and the words, read back with the
+travel reader -- never from a variant's name or a policy's private labels.  Under the
+rule-based policies both variants always give fitting, quoted reasons, so criteria 3
+and 4 tie; they can separate variants only with a real model.  Fluency favours the
+variants that speak with tone, whose templates have three phrasings per willingness
+level against one plain verb per act for the others.
 """
 
 from __future__ import annotations
@@ -23,8 +28,21 @@ from typing import Mapping, Sequence
 
 from mockllm.travel import REASON_TEXT, read
 from simcore.errors import ParseError
+from simcore.transcript import Event
 
-_CLAUSES = tuple(c for kind, cs in REASON_TEXT.items() for c in cs if c)
+CRITERIA = ("rationality", "alignment", "reason_validity", "change_justification", "fluency")
+CHANGE_REASONS = ("urgency", "majority", "signal", "balance", "indifferent")
+HOLD_REASONS = ("defend", "preference", "balance")
+MATTR_WINDOW = 50
+
+_CLAUSES = tuple(c for cs in REASON_TEXT.values() for c in cs if c)
+
+
+def _reason(text: str) -> str | None:
+    try:
+        return read(text).reason
+    except ParseError:
+        return None
 
 
 def _valid(text: str) -> bool:
@@ -40,26 +58,69 @@ def _valid(text: str) -> bool:
         return False
     return bool(u.value) and u.reason != "none" and f'"{u.value}"' in text
 
-CRITERIA = ("rationality", "alignment", "reason_validity", "change_justification", "fluency")
+
+def _moves(events: Sequence[Event]) -> tuple[int, int]:
+    """(moves, moves whose words give a fitting reason), from the public record and words."""
+    own: dict[str, dict[str, str]] = {}
+    current: dict[str, str] = {}
+    last_offer: dict[tuple[str, str], str | None] = {}
+    moves = fitting = 0
+    for e in events:
+        if e.phase == "1-propose":
+            own[e.speaker] = dict(e.intent.get("proposals", {}))
+        elif e.phase == "1-pick":
+            current[e.item] = e.intent["proposal"]
+        elif e.phase == "2-vote":
+            key = (e.speaker, e.item)
+            if e.round > 1:
+                proposal = current[e.item]
+                gives_ground = (e.intent["vote"] == "AGREE"
+                                and proposal not in (own.get(e.speaker, {}).get(e.item), last_offer.get(key)))
+                moves += 1
+                fitting += _reason(e.text) in (CHANGE_REASONS if gives_ground else HOLD_REASONS)
+            last_offer[key] = e.intent.get("revised_value")
+        elif e.phase == "3-update":
+            changed = e.intent["value"] != current[e.item]
+            moves += 1
+            fitting += _reason(e.text) in (CHANGE_REASONS if changed else HOLD_REASONS)
+            current[e.item] = e.intent["value"]
+    return moves, fitting
 
 
-def evidence(items: Sequence[Mapping], texts: Sequence[str]) -> dict:
+def mattr(texts: Sequence[str], window: int = MATTR_WINDOW) -> float:
+    """Moving-average type-token ratio of the words of ``texts`` (all words if fewer)."""
+    words = [w for t in texts for w in t.lower().split()]
+    if not words:
+        return 0.0
+    if len(words) <= window:
+        return len(set(words)) / len(words)
+    counts: dict[str, int] = {}
+    for w in words[:window]:
+        counts[w] = counts.get(w, 0) + 1
+    total = len(counts)
+    for k in range(window, len(words)):
+        out, inc = words[k - window], words[k]
+        counts[out] -= 1
+        if not counts[out]:
+            del counts[out]
+        counts[inc] = counts.get(inc, 0) + 1
+        total += len(counts)
+    return total / (window * (len(words) - window + 1))
+
+
+def evidence(items: Sequence[Mapping], events: Sequence[Event]) -> dict:
+    debated = [it for it in items if it["consensus"]]
     top_hits = sum(any(v == it["final"] and w == max(it["ws"]) for v, w in zip(it["values"], it["ws"]))
-                   for it in items)
+                   for it in debated)
     s_total = sum(w * (v == it["final"]) for it in items for v, w in zip(it["values"], it["ws"]))
-    valid = sum(_valid(t) for t in texts)
-    changes = sum(it.get("moves", 0) for it in items)
-    explained = sum(it.get("justified_moves", 0) for it in items)
-    grams: list[tuple[str, ...]] = []
-    for t in texts:
-        words = t.lower().split()
-        grams.extend(zip(words, words[1:], words[2:]))
+    texts = [e.text for e in events if e.text]
+    moves, fitting = _moves(events)
     return {
-        "rationality": float(top_hits),
+        "rationality": top_hits / len(debated) if debated else 0.0,
         "alignment": float(s_total),
-        "reason_validity": valid / len(texts) if texts else 0.0,
-        "change_justification": explained / changes if changes else 1.0,
-        "fluency": len(set(grams)) / len(grams) if grams else 0.0,
+        "reason_validity": sum(_valid(t) for t in texts) / len(texts) if texts else 0.0,
+        "change_justification": fitting / moves if moves else 1.0,
+        "fluency": mattr(texts),
     }
 
 

@@ -43,8 +43,10 @@ class Appraisal:
     reader: int
     speaker: int
     true_w: int
-    guessed_w: int | None
-    phase: str  # "2a" (voter reads proposer) or "3" (proposer reads dissenter)
+    guessed_w: int | None  # what the words read as (None: no intensity marker)
+    used_w: int            # the inference: the reading, or the policy's no-cue guess
+    phase: str             # "2a" (voter reads proposer) or "3" (proposer reads dissenter)
+    round: int
 
 
 @attrs.frozen
@@ -57,17 +59,6 @@ class ItemOutcome:
     consensus: bool
     rounds: int
     appraisals: tuple[Appraisal, ...] = attrs.field(converter=tuple)
-    moves: int = 0            # proposer Phase-3 turns and voter turns from round 2 on
-    justified_moves: int = 0  # of those, how many gave a reason that fits the move
-
-
-#: reasons that justify giving ground, and reasons that justify holding a position
-CHANGE_REASONS = ("urgency", "majority", "signal", "balance", "indifferent")
-HOLD_REASONS = ("defend", "preference", "balance")
-
-
-def _fits(changed: bool, reason: str) -> bool:
-    return reason in (CHANGE_REASONS if changed else HOLD_REASONS)
 
 
 class _Log:
@@ -109,7 +100,6 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
     ws = tuple(me.w for me in mes)
     who = [m.id for m in group.members]
     appraisals: list[Appraisal] = []
-    moves = justified = 0
 
     current, proposer_text = values[proposer], opening[proposer]
     read_item: str | None = item.label  # round 1 reads the proposer's Phase-1 line about the item
@@ -124,14 +114,11 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
         for i in voters:
             pol = policies[i]
             guess = _read(client, rng, proposer_text, read_item) if pol.appraisal else None
-            if pol.appraisal:
-                appraisals.append(Appraisal(i, proposer, ws[proposer], guess, "2a"))
             v = pol.vote(mes[i], current, guess, last_offer[i])
+            if pol.appraisal:
+                appraisals.append(Appraisal(i, proposer, ws[proposer], guess, pol.guess(guess), "2a", rnd))
             if v.vote == "DISAGREE":
                 _check_value(item, v.revised_value, who[i])
-            if rnd > 1:
-                moves += 1
-                justified += _fits(v.strategy == "yield", v.reason)
             last_offer[i] = v.revised_value
             act = "agree" if v.vote == "AGREE" else "disagree"
             text = _say(client, rng, pol, mes[i], act, current if v.vote == "AGREE" else v.revised_value, v.reason)
@@ -144,7 +131,7 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
         if agrees * 2 > len(voters):
             log.add(speaker="protocol", phase="result", round=rnd, item=item_key,
                     intent={"outcome": "consensus", "value": current, "agree": agrees, "voters": len(voters)})
-            return ItemOutcome(item_key, values, ws, proposer, current, True, rnd, appraisals, moves, justified)
+            return ItemOutcome(item_key, values, ws, proposer, current, True, rnd, appraisals)
         if rnd == max_rounds:
             break
         # Phase 3: the proposer updates
@@ -154,12 +141,10 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
             if votes[i].vote == "DISAGREE":
                 g = _read(client, rng, vote_texts[i]) if pol.appraisal else None
                 if pol.appraisal:
-                    appraisals.append(Appraisal(proposer, i, ws[i], g, "3"))
+                    appraisals.append(Appraisal(proposer, i, ws[i], g, pol.guess(g), "3", rnd))
                 dissents.append(Dissent(i, votes[i].revised_value, g))
         up = pol.update(mes[proposer], current, dissents, len(voters))
         _check_value(item, up.value, who[proposer])
-        moves += 1
-        justified += _fits(up.value != current, up.reason)
         act = {"KEEP": "keep", "UPDATE": "update", "COMPROMISE": "compromise"}[up.action]
         proposer_text = _say(client, rng, pol, mes[proposer], act, up.value, up.reason)
         read_item = None
@@ -172,7 +157,7 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
     final, holder = fallback_value(values, ws)
     log.add(speaker="protocol", phase="fallback", round=max_rounds, item=item_key,
             intent={"outcome": "fallback", "value": final, "holder": who[holder], "last_proposal": current})
-    return ItemOutcome(item_key, values, ws, proposer, final, False, max_rounds, appraisals, moves, justified)
+    return ItemOutcome(item_key, values, ws, proposer, final, False, max_rounds, appraisals)
 
 
 @attrs.frozen

@@ -82,8 +82,7 @@ class MindConfig:
 def _item_record(o) -> dict:
     return {"item": o.item, "values": list(o.values), "ws": list(o.ws), "proposer": o.proposer,
             "final": o.final, "consensus": o.consensus, "rounds": o.rounds,
-            "moves": o.moves, "justified_moves": o.justified_moves,
-            "tom": [[a.true_w, a.guessed_w] for a in o.appraisals if a.phase == "2a"]}
+            "tom": [[a.true_w, a.used_w, a.round] for a in o.appraisals if a.phase == "2a"]}
 
 
 class MindStudy:
@@ -115,7 +114,7 @@ class MindStudy:
         record: dict[str, Any] = {"group": group.id, "size": group.size, "seed_index": s, "variants": {}}
         events = []
         fallbacks = 0
-        texts = {}
+        variant_events = {}
         for variant in config.variants:
             policy = make("policy", VARIANTS[variant])
             client = ModelClient(backend)
@@ -123,15 +122,15 @@ class MindStudy:
                                   generator(config.seed, "mind", s, g, variant),
                                   f"mind/s{s}/g{g}/{variant}", max_rounds=config.max_rounds)
             record["variants"][variant] = [_item_record(o) for o in out.items]
-            texts[variant] = [e.text for e in out.events if e.text]
+            variant_events[variant] = out.events
             fallbacks += client.stats.fallbacks
             if config.transcripts:
                 events.extend(out.events)
-        if "mind" in texts and "base" in texts:
+        if "mind" in variant_events and "base" in variant_events:
             from simcore.metrics.mind_judge import compare, evidence
 
-            record["judge"] = compare(evidence(record["variants"]["mind"], texts["mind"]),
-                                      evidence(record["variants"]["base"], texts["base"]))
+            record["judge"] = compare(evidence(record["variants"]["mind"], variant_events["mind"]),
+                                      evidence(record["variants"]["base"], variant_events["base"]))
         return JobOutput(job.key, record, tuple(events), fallbacks)
 
     def summarize(self, config: MindConfig, outputs: Sequence[JobOutput]) -> Summary:
@@ -145,11 +144,10 @@ class MindStudy:
             per_seed[variant] = [outcome_metrics([gr for gr, o in zip(groups, outputs)
                                                   if o.record["seed_index"] == s], high_w=config.high_w)
                                  for s in range(config.seeds)] if config.seeds > 1 else []
-            pol = _policy(variant)
-            if pol.appraisal:
-                pairs = [(t, pol.no_cue_guess if p is None else p)
-                         for gr in groups for it in gr["items"] for t, p in it["tom"]]
-                tom[variant] = tom_metrics(pairs)
+            if _policy(variant).appraisal:
+                pairs = [(t, p) for gr in groups for it in gr["items"] for t, p, _ in it["tom"]]
+                messages = sum(len({r for _, _, r in it["tom"]}) for gr in groups for it in gr["items"])
+                tom[variant] = {**tom_metrics(pairs), "n_messages": messages}
         verdicts = [o.record["judge"] for o in outputs if "judge" in o.record]
         metrics = {
             "system": "mind", "seed": config.seed, "seeds": config.seeds, "groups": config.groups,
@@ -307,9 +305,9 @@ def _trace_text(name: str) -> str:
     trace = next(t for t in TRACES if t.name == name)
     outcome, events = play(trace)
     head = [f"# {trace.title}", f"# item {trace.item}; members (value, w), proposer first: {list(trace.members)}",
-            f"# tone_noise={trace.tone_noise} seed={trace.seed}"]
+            "# exact wording (tone_noise 0)", f"# paper: {trace.paper}"]
     if trace.note:
-        head.append(f"# note: {trace.note}")
+        head.append(f"# simcore vs paper: {trace.note}")
     tail = f"# outcome: consensus={outcome.consensus} final={outcome.final!r} rounds={outcome.rounds}"
     return "\n".join(head) + "\n" + render_run(list(events)) + "\n" + tail + "\n"
 
