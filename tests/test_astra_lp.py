@@ -144,3 +144,14 @@ def test_table8_scores_and_lp_candidates():
     sol_exact = EXACT.solve(space, 0.7, 23, 10, 5)
     sol_pulp = PULP.solve(space, 0.7, 23, 10, 5)
     assert sol_exact.outcome == sol_pulp.outcome
+
+
+def test_pulp_tie_break_regression_cbc_preprocessing():
+    """Found by hypothesis: CBC's integer preprocessing returned (3, 2, 0) (index 56) where
+    the tie-break asks for the lowest enumeration index, (2, 3, 0) (index 44)."""
+    from scenarios.bilateral import Valuation
+
+    space = Space.build(CASINO, Valuation(weights=(6.0, 6.0, 0.0), factors=((), (), ())),
+                        Valuation(weights=(0.0, 0.0, 2.0), factors=((), (), ())))
+    a, b = EXACT.solve(space, 0.0, 30, 10, 5), PULP.solve(space, 0.0, 30, 10, 5)
+    assert a.outcome == b.outcome == (2, 3, 0)

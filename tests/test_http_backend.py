@@ -162,7 +162,7 @@ def api_key(monkeypatch):
 
 
 def backend(stub, **kw):
-    kw.setdefault("timeout", 0.5)
+    kw.setdefault("timeout", 5.0)  # generous: only the timeout tests set a short one
     kw.setdefault("max_retries", 2)
     kw.setdefault("backoff", 0.01)
     return OpenAICompatBackend(stub.url, "test-model", api_key_env=KEY_ENV, **kw)

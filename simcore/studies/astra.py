@@ -65,26 +65,46 @@ def _tuple(x):
     return tuple(x)
 
 
+def _agent_default(name: str):
+    """The default of an :class:`policies.astra.AgentParams` field (one source of truth)."""
+    from policies.astra import AgentParams
+
+    return attrs.fields_dict(AgentParams)[name].default
+
+
+def _subset(valid):
+    def check(_inst, attr, value):
+        bad = [v for v in value if v not in valid]
+        if not value or bad:
+            raise ValueError(f"{attr.name}: unknown value(s) {bad or '(empty)'}; valid: {', '.join(valid)}")
+
+    return check
+
+
+_unit = [attrs.validators.ge(0.0), attrs.validators.le(1.0)]
+
+
 @attrs.frozen
 class AstraConfig:
     seed: int = 0
     domain: str = "casino-v1"
-    setups: tuple = attrs.field(default=SETUPS, converter=_tuple)
-    partners: tuple = attrs.field(default=tuple(PARTNERS), converter=_tuple)
-    agents: tuple = attrs.field(default=tuple(AGENTS), converter=_tuple)
-    episodes: int = 100
-    alpha: float = 0.35
-    beta: float = 0.65
-    w: float = 0.75
-    top_n: int = 5
-    bound_span: int = 10
-    solver: str = "exact"
-    round_limit: int = 15
-    no_deal_payoff: str = "zero"
-    accept_rule: str = "paper"
+    setups: tuple = attrs.field(default=SETUPS, converter=_tuple, validator=_subset(SETUPS))
+    partners: tuple = attrs.field(default=tuple(PARTNERS), converter=_tuple, validator=_subset(tuple(PARTNERS)))
+    agents: tuple = attrs.field(default=tuple(AGENTS), converter=_tuple, validator=_subset(tuple(AGENTS)))
+    episodes: int = attrs.field(default=100, validator=attrs.validators.ge(1))
+    alpha: float = attrs.field(default=_agent_default("alpha"), converter=float, validator=_unit)
+    beta: float = attrs.field(default=_agent_default("beta"), converter=float, validator=_unit)
+    w: float = attrs.field(default=_agent_default("w"), converter=float, validator=_unit)
+    top_n: int = attrs.field(default=_agent_default("top_n"), validator=attrs.validators.ge(1))
+    bound_span: int = attrs.field(default=_agent_default("bound_span"), validator=attrs.validators.ge(0))
+    solver: str = attrs.field(default=_agent_default("solver"), validator=attrs.validators.in_(("exact", "pulp")))
+    round_limit: int = attrs.field(default=15, validator=attrs.validators.ge(1))
+    no_deal_payoff: str = attrs.field(default="zero", validator=attrs.validators.in_(("zero", "batna")))
+    accept_rule: str = attrs.field(default=_agent_default("accept_rule"),
+                                   validator=attrs.validators.in_(("paper", "counter")))
     backend: str = "mock-v1"
     weights_sweep: bool = False
-    sweep_partner: str = "base"
+    sweep_partner: str = attrs.field(default="base", validator=attrs.validators.in_(tuple(PARTNERS)))
     keep_transcripts: bool = True
 
 
