@@ -28,7 +28,6 @@ import json
 import re
 from typing import Any, Mapping
 
-import numpy as np
 
 from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError

@@ -21,6 +21,7 @@ import os
 from typing import Sequence
 
 from mockllm.backend import ChatBackend, Message
+from simcore.files import read_text
 from simcore.errors import BackendError, InputError
 
 
@@ -62,26 +63,20 @@ class ReplayBackend:
         self.path = path
         self.responses: dict[str, list[tuple[str, str]]] = {}  # key -> [("response"|"error", text)]
         self._served: dict[str, int] = {}
-        try:
-            with open(path, encoding="utf-8") as fh:
-                for lineno, line in enumerate(fh, 1):
-                    if not line.strip():
-                        continue
-                    try:
-                        row = json.loads(line)
-                        key = row["key"]
-                        kind = "response" if "response" in row else "error"
-                        text = row[kind]
-                        if not isinstance(key, str) or not isinstance(text, str):
-                            raise TypeError
-                    except (json.JSONDecodeError, KeyError, TypeError):
-                        raise InputError(path, f"line {lineno}", "not a cassette entry "
-                                         "(needs JSON with string 'key' and 'response' or 'error')") from None
-                    self.responses.setdefault(key, []).append((kind, text))
-        except OSError as exc:
-            raise InputError(path, "", exc.strerror or str(exc)) from None
-        except UnicodeDecodeError:
-            raise InputError(path, "", "not UTF-8 text") from None
+        for lineno, line in enumerate(read_text(path).split("\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                key = row["key"]
+                kind = "response" if "response" in row else "error"
+                text = row[kind]
+                if not isinstance(key, str) or not isinstance(text, str):
+                    raise TypeError
+            except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
+                raise InputError(path, f"line {lineno}", "not a cassette entry "
+                                 "(needs JSON with string 'key' and 'response' or 'error')") from None
+            self.responses.setdefault(key, []).append((kind, text))
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None) -> str:

@@ -65,7 +65,7 @@ from typing import Sequence
 import attrs
 
 from policies.travel_common import Dissent, Me, Update, Vote, group_middle, middle_ground, plurality
-from scenarios.travel import band
+
 
 
 @attrs.frozen

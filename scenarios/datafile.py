@@ -15,6 +15,7 @@ import math
 from typing import Any
 
 from simcore.errors import InputError
+from simcore.files import read_text
 
 MAX_ABS = 10**15
 MAX_TEXT = 10_000
@@ -55,15 +56,7 @@ def check_numbers(value: Any, source: str, parts=()) -> None:
 
 def read_data(path: str) -> Any:
     """The parsed content of a JSON (or ``.toml``) data file, numbers checked."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise InputError(path, "", exc.strerror or str(exc)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(path, "", "not UTF-8 text") from None
+    text = read_text(path)
     try:
         if path.endswith(".toml"):
             import tomllib

@@ -15,6 +15,7 @@ import json
 import os
 from typing import Any, Mapping
 
+from simcore.files import read_text
 from simcore.errors import InputError
 
 FORMAT = 1
@@ -134,15 +135,7 @@ def read_log(path: str) -> tuple[dict, dict[str, dict]]:
     """``(header, {run id: last record})``; a malformed line is an :class:`InputError`."""
     records: dict[str, dict] = {}
     header: dict | None = None
-    try:
-        fh = open(path, encoding="utf-8")
-    except OSError as exc:
-        raise InputError(path, "", exc.strerror or str(exc)) from None
-    with fh:
-        try:
-            lines = fh.read().split("\n")
-        except UnicodeDecodeError:
-            raise InputError(path, "", "not UTF-8 text") from None
+    lines = read_text(path).split("\n")
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue

@@ -99,13 +99,18 @@ def dumps_metrics(metrics: Mapping[str, Any]) -> str:
     return json.dumps(metrics, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
-def write_outputs(out_dir: str, summary: Summary, outputs: Sequence[JobOutput]) -> None:
+def write_summary(out_dir: str, summary: Summary, metrics_name: str = "metrics.json") -> None:
+    """The metrics as JSON and one CSV per table."""
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "metrics.json"), "w", encoding="utf-8") as fh:
+    with open(os.path.join(out_dir, metrics_name), "w", encoding="utf-8") as fh:
         fh.write(dumps_metrics(summary.metrics))
     for table in summary.tables:
         with open(os.path.join(out_dir, f"{table.name}.csv"), "w", encoding="utf-8", newline="") as fh:
             fh.write(table.to_csv())
+
+
+def write_outputs(out_dir: str, summary: Summary, outputs: Sequence[JobOutput]) -> None:
+    write_summary(out_dir, summary)
     with open(os.path.join(out_dir, "transcripts.jsonl"), "w", encoding="utf-8") as fh:
         for out in outputs:
             write_jsonl(out.events, fh)

@@ -608,7 +608,7 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
     finished runs are recorded; rerun with ``resume=True`` to complete it.
     """
     from simcore.executors import check_choice, open_executor
-    from simcore.study import dumps_metrics
+    from simcore.study import write_summary
 
     say = echo or (lambda _msg: None)
     study = _load_study(study_path)
@@ -645,12 +645,7 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
             bar.close()
     log_header, records = read_log(path)
     summary = build_summary(study.name, log_header, runs, axes, records)
-    os.makedirs(out, exist_ok=True)
-    with open(os.path.join(out, "sweep.json"), "w", encoding="utf-8") as fh:
-        fh.write(dumps_metrics(summary.metrics))
-    for table in summary.tables:
-        with open(os.path.join(out, f"{table.name}.csv"), "w", encoding="utf-8", newline="") as fh:
-            fh.write(table.to_csv())
+    write_summary(out, summary, "sweep.json")
     if echo is not None:
         echo(overview(summary, axes).render())
         echo("")
