@@ -67,7 +67,6 @@ import attrs
 from policies.travel_common import Dissent, Me, Update, Vote, group_middle, middle_ground, plurality
 
 
-
 @attrs.frozen
 class MindPolicy:
     name: str = "mind"
