@@ -49,7 +49,7 @@ def recorded(out) -> int:
 
 def start_and_stop(out, sig, *, after: int, extra=(), group=True):
     """Start a slowed-down sweep, wait until ``after`` runs are logged, send ``sig``."""
-    argv, kw = cli(out, *extra, sleep=0.08)
+    argv, kw = cli(out, *extra, sleep=0.25)  # a wide window to interrupt in, even on a loaded machine
     proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, **kw)
     deadline = time.monotonic() + 30
