@@ -5,6 +5,8 @@ Per trial (one session of one method), from the final deal d_T and the history:
 * FAR = 1 if all N parties accept d_T (score >= threshold), else 0.
 * PAR = 1 if d_T passes: at least N-1 accept, every veto holder among them.
 * LAR = 1 if some deal proposed during the session (opening, turns, final) passes.
+* MSE by turn: p1's MSE_avg after each turn t (0 = opening, T = final), averaged over
+  trials -- how the estimate evolves.
 * MSE_j = (1 / sum_m K_m) * sum_m sum_o (est_j[m][o] - s_j[m][o])^2, p1's final estimate
   of party j's table against the true table (0-100 scale); MSE_avg = mean over j != p1.
 
@@ -43,14 +45,13 @@ def aggregate(records: Sequence[Mapping], parties: Sequence[str]) -> dict:
 
 
 def mse_by_turn(records: Iterable[Mapping]) -> list[float]:
-    """Mean over trials of the average MSE of the observed parties after each turn."""
+    """Mean over trials of p1's average MSE (over the other parties) after each turn."""
     sums: list[float] = []
     counts: list[int] = []
     for r in records:
-        for t, row in enumerate(r.get("mse_trace") or []):
-            if not row:
+        for t, v in enumerate(r.get("mse_trace") or []):
+            if v is None:
                 continue
-            v = sum(row.values()) / len(row)
             while len(sums) <= t:
                 sums.append(0.0)
                 counts.append(0)

@@ -116,7 +116,7 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
     shared = {j: prior for j in observed}  # the shared estimate of party j
     heard: dict[int, list[dict]] = {j: [] for j in range(N)}
     proposed: dict[int, list[tuple[int, ...]]] = {j: [] for j in range(N)}
-    mse_trace: list[dict] = []
+    mse_trace: list[float | None] = []
     mse_cur = {j: round(bayes.table_mse(prior, truth[j]), 2) for j in observed}
     events: list[Event] = []
     order = [p1] + speaking_order(N, game.turns, p1, child(seq, "order")) + [p1]
@@ -162,7 +162,8 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
         if n in mse_cur:
             mse_cur[n] = round(bayes.table_mse(shared[n], truth[n]), 2)
         mse_now = {shorts[j]: mse_cur[j] for j in observed}
-        mse_trace.append(mse_now)
+        p1_view = [mse_cur[j] for j in observed if j != p1] if estimating(p1) else []
+        mse_trace.append(sum(p1_view) / len(p1_view) if p1_view else None)
         if detail:
             hidden = {"cues_meant": cues, **info}
             if est_note:
@@ -190,7 +191,7 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
                                  "mse": {k: round(v, 2) for k, v in mse_p1.items()},
                                  "game": game.id, "parties": shorts})
     events.append(result_event)
-    record["mse_trace"] = mse_trace if detail else []
+    record["mse_trace"] = mse_trace if mse_p1 else []  # p1's average MSE after each turn
     return SessionResult(events=events, record=record, fallbacks=client.stats.fallbacks)
 
 

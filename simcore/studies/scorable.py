@@ -120,7 +120,7 @@ class ScorableStudy:
             results[m] = aggregate(recs, others)
             trace = mse_by_turn(recs)
             if trace:
-                results[m]["MSE_by_turn_kept_trials"] = [round(x, 3) for x in trace]
+                results[m]["MSE_by_turn"] = [round(x, 3) for x in trace]
         counts = game.counts()
         metrics = {"system": SYSTEM, "game": game.id, "seed": config.seed, "trials": config.trials,
                    "game_counts": counts, "config": attrs.asdict(config), "results": results}
@@ -137,6 +137,14 @@ class ScorableStudy:
         if rows:
             tables.append(Table("scorable_mse", "Table 2 analogue -- estimation error (MSE per table entry, "
                                 "0-100 scale) of p1's final estimates", ("method", *others, "avg"), rows))
+        traced = [m for m in config.methods if results[m].get("MSE_by_turn")]
+        if traced:
+            T = game.turns + 1
+            cols = sorted(set(range(0, T + 1, max(1, T // 6))) | {T})
+            tables.append(Table("scorable_mse_by_turn", "MSE of p1's estimates as the session goes on "
+                                "(average over the other parties and over trials; column = turn)",
+                                ("method", *[f"t{t}" for t in cols]),
+                                [(METHODS[m][0], *[results[m]["MSE_by_turn"][t] for t in cols]) for m in traced]))
         return Summary(system=SYSTEM, metrics=metrics, tables=tables)
 
 
