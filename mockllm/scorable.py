@@ -25,7 +25,6 @@ import math
 import re
 from typing import Any, Mapping
 
-import numpy as np
 
 from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError
