@@ -33,6 +33,16 @@ def study(transcripts: bool) -> tuple[float, float]:
         return time.perf_counter() - w0, time.process_time() - c0
 
 
+def reference_loop() -> float:
+    """CPU seconds for 10**7 integer additions: how fast this machine is right now (the
+    shared build box varies by a factor of 1.5 or more from hour to hour)."""
+    t = time.process_time()
+    s = 0
+    for i in range(10**7):
+        s += i
+    return time.process_time() - t
+
+
 def cli_help(n: int = 15) -> float:
     times = []
     for _ in range(n):
@@ -47,13 +57,15 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     study(False)  # warm imports
-    print(f"load average at start: {os.getloadavg()[0]:.2f}")
+    print(f"load average at start: {os.getloadavg()[0]:.2f}; reference loop (10**7 additions): "
+          f"{reference_loop():.2f} s CPU")
     for transcripts in (True, False):
         runs = [study(transcripts) for _ in range(args.repeat)]
         wall, cpu = min(runs)
         print(f"default MIND study (201 groups x 4 variants), transcripts={transcripts}: "
               f"best wall {wall:.2f} s, cpu {cpu:.2f} s over {args.repeat} runs")
     print(f"simcore --help: median {cli_help():.3f} s over 15 runs")
+    print(f"reference loop at the end: {reference_loop():.2f} s CPU")
 
 
 if __name__ == "__main__":

@@ -21,11 +21,24 @@ _SCALARS = frozenset((str, int, float, bool, type(None)))
 _ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
-def _jsonable(value: Any) -> Any:
-    """Normalise a payload to plain JSON types (tuples -> lists, attrs -> dicts)."""
+def _plain(value: Any) -> bool:
+    """True when ``value`` is already made of JSON types only (dict/list/str/number/None)."""
     t = type(value)
     if t in _SCALARS:
+        return True
+    if t is dict:
+        return all(type(k) is str and _plain(v) for k, v in value.items())
+    if t is list:
+        return all(_plain(v) for v in value)
+    return False
+
+
+def _jsonable(value: Any) -> Any:
+    """Normalise a payload to plain JSON types (tuples -> lists, attrs -> dicts); a
+    payload that is already plain is kept as it is."""
+    if _plain(value):
         return value
+    t = type(value)
     if t is dict:
         return {k if type(k) is str else str(k): _jsonable(v) for k, v in value.items()}
     if t is list or t is tuple:

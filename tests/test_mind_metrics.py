@@ -122,3 +122,17 @@ def test_study_metrics_are_within_bounds():
     for t in m["tom"].values():
         assert 0 <= t["acc1"] <= t["acc2"] <= 1
     assert not math.isnan(m["results"]["mind"]["S_total"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from("abcdefghij"), max_size=120), st.integers(1, 30))
+def test_mattr_equals_the_window_by_window_definition(words, window):
+    from simcore.metrics.mind_judge import mattr
+
+    text = " ".join(words)
+    if len(words) <= window:
+        expected = len(set(words)) / len(words) if words else 0.0
+    else:
+        spans = [words[s:s + window] for s in range(len(words) - window + 1)]
+        expected = sum(len(set(sp)) for sp in spans) / (window * len(spans))
+    assert mattr([text], window) == pytest.approx(expected)

@@ -88,24 +88,26 @@ def _moves(events: Sequence[Event]) -> tuple[int, int]:
 
 
 def mattr(texts: Sequence[str], window: int = MATTR_WINDOW) -> float:
-    """Moving-average type-token ratio of the words of ``texts`` (all words if fewer)."""
+    """Moving-average type-token ratio of the words of ``texts`` (all words if fewer).
+
+    Computed in O(n): a word at position i counts as a distinct type in every window
+    that starts after its previous occurrence and still contains it."""
     words = [w for t in texts for w in t.lower().split()]
-    if not words:
+    n = len(words)
+    if n == 0:
         return 0.0
-    if len(words) <= window:
-        return len(set(words)) / len(words)
-    counts: dict[str, int] = {}
-    for w in words[:window]:
-        counts[w] = counts.get(w, 0) + 1
-    total = len(counts)
-    for k in range(window, len(words)):
-        out, inc = words[k - window], words[k]
-        counts[out] -= 1
-        if not counts[out]:
-            del counts[out]
-        counts[inc] = counts.get(inc, 0) + 1
-        total += len(counts)
-    return total / (window * (len(words) - window + 1))
+    if n <= window:
+        return len(set(words)) / n
+    last: dict[str, int] = {}
+    total = 0
+    starts = n - window  # windows start at 0..starts
+    for i, w in enumerate(words):
+        lo = max(i - window + 1, last.get(w, -1) + 1, 0)
+        hi = min(i, starts)
+        if hi >= lo:
+            total += hi - lo + 1
+        last[w] = i
+    return total / (window * (starts + 1))
 
 
 def evidence(items: Sequence[Mapping], events: Sequence[Event]) -> dict:
