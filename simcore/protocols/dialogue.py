@@ -86,30 +86,30 @@ class AskPreference:
 
 
 @attrs.frozen
-class Propose:
+class _ProposalAct:
+    """An utterance about one proposal; subclasses differ only in ``kind`` (and are
+    never equal to each other: attrs compares classes)."""
+
     proposal: Proposal = attrs.field(validator=attrs.validators.instance_of(Proposal))
+    kind = ""
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, **self.proposal.to_dict()}
+
+
+@attrs.frozen
+class Propose(_ProposalAct):
     kind = "propose"
 
-    def to_dict(self) -> dict:
-        return {"kind": "propose", **self.proposal.to_dict()}
-
 
 @attrs.frozen
-class Accept:
-    proposal: Proposal = attrs.field(validator=attrs.validators.instance_of(Proposal))
+class Accept(_ProposalAct):
     kind = "accept"
 
-    def to_dict(self) -> dict:
-        return {"kind": "accept", **self.proposal.to_dict()}
-
 
 @attrs.frozen
-class Reject:
-    proposal: Proposal = attrs.field(validator=attrs.validators.instance_of(Proposal))
+class Reject(_ProposalAct):
     kind = "reject"
-
-    def to_dict(self) -> dict:
-        return {"kind": "reject", **self.proposal.to_dict()}
 
 
 @attrs.frozen
