@@ -310,30 +310,18 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
         record.add(speaker.name, dec.utterance)
         said.append((speaker.name, dec.utterance, dec))
         reading = listener.hear(text)
-        if not record_events:
-            if isinstance(dec.utterance, Booking):
-                outcome, booked, booked_by = "booked", dec.utterance.option, speaker.name
-                break
-            if isinstance(dec.utterance, Quit):
-                outcome = "dead-end"
-                break
-            if isinstance(reading, Unreadable):
-                outcome = "unreadable"
-                break
-            heard = reading
-            speaker, listener = listener, speaker
-            continue
-        h = {"relation": speaker.relation, "figure": dec.figure, "rule": dec.rule}
-        if dec.why:
-            h["why"] = dec.why
-        if hidden is not None:
-            h.update(hidden(speaker))
-        ev = Event(run=run_id, seq=turn - 1, speaker=speaker.name, phase=dec.utterance.kind, round=turn,
-                   item=subject(dec.utterance, domain.topic), intent=dec.utterance.to_dict(), text=text,
-                   cues={listener.name: reading.to_dict()}, hidden=h)
-        events.append(ev)
-        if on_turn is not None:
-            on_turn(ev)
+        if record_events:
+            h = {"relation": speaker.relation, "figure": dec.figure, "rule": dec.rule}
+            if dec.why:
+                h["why"] = dec.why
+            if hidden is not None:
+                h.update(hidden(speaker))
+            ev = Event(run=run_id, seq=turn - 1, speaker=speaker.name, phase=dec.utterance.kind, round=turn,
+                       item=subject(dec.utterance, domain.topic), intent=dec.utterance.to_dict(), text=text,
+                       cues={listener.name: reading.to_dict()}, hidden=h)
+            events.append(ev)
+            if on_turn is not None:
+                on_turn(ev)
         if isinstance(dec.utterance, Booking):
             outcome, booked, booked_by = "booked", dec.utterance.option, speaker.name
             break
