@@ -123,6 +123,15 @@ def test_speaking_order_redraw_rule(n):
         prev_last = block[-1]
 
 
+@pytest.mark.parametrize("n, turns", [(3, 7), (4, 5), (6, 25), (6, 1)])
+def test_speaking_order_cut_short_never_ends_with_p1(n, turns):
+    for seed in range(30):
+        order = speaking_order(n, turns, 0, generator(seed, "order-cut", n, turns))
+        assert len(order) == turns and order[-1] != 0  # p1 then makes the final proposal
+        assert all(a != b for a, b in zip(order, order[1:]))
+        assert order[0] != 0
+
+
 def test_scenarios_cli_lists_and_shows_counts():
     from simcore.cli import cli
 

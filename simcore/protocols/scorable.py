@@ -66,17 +66,23 @@ class Settings:
 
 
 def speaking_order(n: int, turns: int, p1: int, rng: np.random.Generator) -> list[int]:
+    """Random orderings of all N parties joined end to end, cut to ``turns``.  An
+    ordering is redrawn if its first speaker is the previous block's last (initially
+    p1) or if its last speaker is p1 -- where the last block is cut short, "last" means
+    the last speaker that is kept, so p1 never speaks twice in a row before its final
+    proposal."""
     blocks = math.ceil(turns / n)
     order: list[int] = []
     prev_last = p1
-    for _ in range(blocks):
+    for b in range(blocks):
+        keep = min(n, turns - b * n)
         while True:
             perm = [int(x) for x in rng.permutation(n)]
-            if perm[0] != prev_last and perm[-1] != p1:
+            if perm[0] != prev_last and perm[keep - 1] != p1:
                 break
-        order += perm
-        prev_last = perm[-1]
-    return order[:turns]
+        order += perm[:keep]
+        prev_last = perm[keep - 1]
+    return order
 
 
 def _legal(game: Game, deal) -> tuple[int, ...]:
