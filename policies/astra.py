@@ -8,7 +8,7 @@ Each turn, in this order:
 | check | once an IPP exists: the consistency checker (A.1); on inconsistency the IPP is re-inferred | A.1 |
 | accept | the partner's offer scores >= the agent's most recent offer (``accept_rule="paper"``), or >= the counter-offer it would make now (``"counter"``, the public code), minus ``accept_tolerance_step`` x offers rejected so far (default 0) | 2.2 Decision |
 | accept at the deadline | with ``deadline_rounds`` (2) rounds or fewer left, any offer >= BATNA | notes (public code) |
-| walk away (a) | the partner made no concession (its own IPP score did not drop) in ``no_concession_turns`` (3) consecutive offers | 2.2 Decision |
+| walk away (a) | the partner made no concession (its own IPP score did not drop) in ``no_concession_turns`` (3) consecutive steps between its offers, i.e. over its last 4 offers; turns where it only talks are not counted | 2.2 Decision ("no concessions for three consecutive turns") |
 | walk away (b) | after the agent's walk-away warning, the partner offered below BATNA ``below_batna_offers`` (2) times; the warning is given with the counter to the first offer below BATNA | 2.2 Decision |
 | ask | while no IPP exists, ask for the highest, then the lowest priority (``questions`` = 2); after the answers (or an unclear answer) the IPP is the stated ends filled with the opposite of the agent's own order; after a case-1 inconsistency, ask once to clarify (``clarify`` = 1; Table 9) | 2.2 Asking Preference |
 | propose | stage 1 -> stage 2 -> stage 3 | 2.3 |
@@ -78,7 +78,7 @@ class AstraAgent:
         self.domain, self.client, self.rng, self.p = domain, client, rng, params
         self.values = values or domain.agent
         self.issues = [i.name for i in domain.issues]
-        self.prefs = M.Preferences(domain, domain.order_of(self.values))
+        self.prefs = M.Preferences(domain, domain.order_of(self.values), self.values)
         self.solver = make_solver(params.solver)
         self.max_own = max(Space.cached(domain, self.values, self.values).s_a)
         self.my_offers: list[tuple] = []

@@ -44,6 +44,7 @@ class Preferences:
 
     domain: object
     own_order: tuple
+    own_values: object = None  # the agent's own valuation (default: the domain's agent)
     order: Optional[tuple] = None
     option_orders: dict = attrs.field(factory=dict)
     stated_highest: Optional[str] = None
@@ -57,7 +58,8 @@ class Preferences:
         return tuple(reversed(self.own_order))
 
     def default_option_orders(self) -> dict:
-        own = self.domain.option_orders_of(self.domain.agent)
+        """With no answer, assume the opposite of the agent's own option orders."""
+        own = self.domain.option_orders_of(self.own_values if self.own_values is not None else self.domain.agent)
         return {k: tuple(reversed(v)) for k, v in own.items()}
 
     def assume_opposite(self) -> None:

@@ -245,3 +245,12 @@ def test_two_time_based_partners_can_negotiate_for_100_rounds():
     offers_a = [e for e in ep.events if e.speaker == "agent" and "offer" in e.intent]
     own = [e.hidden["true_scores"][0] for e in offers_a]
     assert own == sorted(own, reverse=True)  # an aspiration agent never raises its demand
+
+
+def test_default_option_orders_are_the_opposite_of_the_agents_own_values():
+    """An agent seated with other values assumes the opposite of *its own* option orders."""
+    research = load_domain("research-allocation-v1")
+    own = research.setup("integrative").partners[0]
+    agent = AstraAgent(research, ModelClient(MockBackend(exact=True)), np.random.default_rng(0), values=own)
+    mine = research.option_orders_of(own)
+    assert agent.prefs.default_option_orders() == {k: tuple(reversed(v)) for k, v in mine.items()}
