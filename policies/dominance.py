@@ -278,7 +278,14 @@ class DominanceAgent:
         return None
 
     def react_to_user(self, c: str, less: Optional[str], more: Optional[str]) -> tuple[tuple, str]:
-        """Fig. 3; returns the pair to state and the line that produced it."""
+        """Fig. 3; returns the pair to state and the line that produced it.
+
+        The seed writes "in OAS" on lines 2, 4 and 7.  Lines 2 and 4 ask whether the star
+        statement itself ("X is my most / least preferred") was made -- a literal test;
+        line 7 asks whether the pair follows from what was told (the transitive closure).
+        Reading lines 2 and 4 through the closure too would let a chain of pairwise
+        statements stand in for the superlative the line is about; simcore keeps the
+        literal reading there."""
         mp, lp = self.most_preferred(c), self.least_preferred(c)
         for v, most_line, least_line in ((more, "lines 2-3", "lines 4-5"), (less, "line 6", "line 6")):
             if v is None:

@@ -180,6 +180,11 @@ def test_is_acceptable_fig2_strict_and_0_7():
     assert [v for v in ORDERS["cuisine"] if d.is_acceptable("cuisine", v)] == ["Italian"]
     # 2 values: scores 1, -1; 1 > 0.7
     assert d.is_acceptable("cost", "cheap") and not d.is_acceptable("cost", "expensive")
+    # the comparison is strict: with the factor at 0.5 the threshold is 2.0, and French (score 2) is out
+    from policies.dominance import AgentParams
+
+    half = agent("dominant", params=AgentParams(dominant_factor=0.5))
+    assert [v for v in ORDERS["cuisine"] if half.is_acceptable("cuisine", v)] == ["Italian"]
     p = agent("peer")
     assert [v for v in ORDERS["cuisine"] if p.is_acceptable("cuisine", v)] == ["Italian", "French"]
     s = agent("submissive")
