@@ -15,6 +15,10 @@ from typing import Any, Sequence
 import numpy as np
 
 _MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_M1 = 0xBF58476D1CE4E5B9
+_M2 = 0x94D049BB133111EB
+_INV53 = 1.0 / (1 << 53)
 
 
 class CallRng:
@@ -26,24 +30,26 @@ class CallRng:
         self._np = None
 
     def _next(self) -> int:
-        self._state = (self._state + 0x9E3779B97F4A7C15) & _MASK
-        z = self._state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        self._state = z = (self._state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _M1) & _MASK
+        z = ((z ^ (z >> 27)) * _M2) & _MASK
         return z ^ (z >> 31)
 
     def random(self) -> float:
         """Uniform float in [0, 1)."""
-        return (self._next() >> 11) * (1.0 / (1 << 53))
+        self._state = z = (self._state + _GOLDEN) & _MASK
+        z = ((z ^ (z >> 30)) * _M1) & _MASK
+        z = ((z ^ (z >> 27)) * _M2) & _MASK
+        return ((z ^ (z >> 31)) >> 11) * _INV53
 
     def integers(self, low: int, high: int | None = None) -> int:
         """Uniform int in [low, high) (or [0, low) with one argument), like numpy's."""
         if high is None:
             low, high = 0, low
-        span = int(high) - int(low)
+        low, span = int(low), int(high) - int(low)
         if span <= 0:
             raise ValueError("high <= low")
-        return int(low) + int(self.random() * span)
+        return low + int(self.random() * span)
 
     def choice(self, options: Sequence[Any] | int) -> Any:
         if isinstance(options, (int, np.integer)):
