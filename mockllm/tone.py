@@ -54,14 +54,22 @@ def band_of(w: int) -> str:
     raise ValueError(f"willingness must be in 1..10, got {w}")
 
 
+def _neighbour_bands(w: int) -> tuple[tuple[int, int], ...]:
+    k = BAND_ORDER.index(band_of(w))
+    return tuple(BANDS[BAND_ORDER[b]] for b in (k - 1, k + 1) if 0 <= b < len(BAND_ORDER))
+
+
+_NEIGHBOURS = {w: _neighbour_bands(w) for w in range(1, 11)}
+
+
 def worded_level(w: int, rng: np.random.Generator, tone_noise: float) -> int:
     """The level whose words the speaker uses: ``w`` itself, or with probability
-    ``tone_noise`` a level from a neighbouring band."""
+    ``tone_noise`` a level from a neighbouring band (the band first, uniformly among the
+    neighbours, then the level, uniformly within it)."""
     if tone_noise <= 0.0 or rng.random() >= tone_noise:
         return w
-    k = BAND_ORDER.index(band_of(w))
-    neighbours = [b for b in (k - 1, k + 1) if 0 <= b < len(BAND_ORDER)]
-    lo, hi = BANDS[BAND_ORDER[neighbours[int(rng.integers(len(neighbours)))]]]
+    neighbours = _NEIGHBOURS[w]
+    lo, hi = neighbours[int(rng.integers(len(neighbours)))]
     return int(rng.integers(lo, hi + 1))
 
 
