@@ -27,9 +27,15 @@ def _plain(value: Any) -> bool:
     if t in _SCALARS:
         return True
     if t is dict:
-        return all(type(k) is str and _plain(v) for k, v in value.items())
+        for k, v in value.items():
+            if type(k) is not str or (type(v) not in _SCALARS and not _plain(v)):
+                return False
+        return True
     if t is list:
-        return all(_plain(v) for v in value)
+        for v in value:
+            if type(v) not in _SCALARS and not _plain(v):
+                return False
+        return True
     return False
 
 

@@ -102,8 +102,10 @@ def mattr(texts: Sequence[str], window: int = MATTR_WINDOW) -> float:
     total = 0
     starts = n - window  # windows start at 0..starts
     for i, w in enumerate(words):
-        lo = max(i - window + 1, last.get(w, -1) + 1, 0)
-        hi = min(i, starts)
+        lo = last.get(w, -1) + 1  # first window start after the previous occurrence ...
+        if i - window + 1 > lo:
+            lo = i - window + 1  # ... that still contains position i
+        hi = i if i < starts else starts
         if hi >= lo:
             total += hi - lo + 1
         last[w] = i
