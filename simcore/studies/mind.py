@@ -66,6 +66,10 @@ class MindConfig:
     mmr_lambda: float = attrs.field(default=0.5, converter=float,
                                     validator=[attrs.validators.ge(0.0), attrs.validators.le(1.0)])
     transcripts: bool = True
+    backend: str = "mock-v1"          # a registered backend id (see simcore.backends)
+    backend_args: tuple = attrs.field(default=(), converter=tuple)  # (key, value) pairs
+    record: str | None = None         # cassette to record every exchange to
+    replay: str | None = None         # cassette to answer from instead of a backend
 
     @variants.validator
     def _check_variants(self, _a, value):
@@ -101,7 +105,7 @@ class MindStudy:
 
     def run_job(self, config: MindConfig, job: Job) -> JobOutput:
         from mockllm.client import ModelClient
-        from mockllm.mock import MockBackend
+        from simcore.backends import build_backend
         from simcore.protocols.travel_vote import negotiate_group
         from simcore.registry import make
         from simcore.seeding import generator
@@ -110,7 +114,8 @@ class MindStudy:
         group = self.group(config, s, g)
         pick = generator(config.seed, "mind", s, g, "proposer")
         proposers = [int(pick.integers(group.size)) for _ in group.items]
-        backend = MockBackend(tone_noise=config.tone_noise)
+        backend = build_backend(config.backend, config.backend_args, record=config.record,
+                                replay=config.replay, mock_options={"tone_noise": config.tone_noise})
         record: dict[str, Any] = {"group": group.id, "size": group.size, "seed_index": s, "variants": {}}
         events = []
         fallbacks = 0
@@ -231,13 +236,29 @@ def describe_scenario(_sid: str) -> str:
 @click.option("--tone-noise", type=click.FloatRange(0.0, 1.0), default=None,
               help="Probability that wording slips to a neighbouring tone band [default: calibrated 0.20].")
 @click.option("--no-transcripts", is_flag=True, help="Do not keep transcripts (smaller, faster).")
+@click.option("--backend", default="mock-v1", show_default=True,
+              help="Registered chat backend id (mock-v1, mock-exact-v1, openai-compat-v1).")
+@click.option("--backend-arg", "backend_args", multiple=True, metavar="KEY=VALUE",
+              help="Constructor argument of the backend, e.g. base_url=http://127.0.0.1:8000/v1.")
+@click.option("--record", type=click.Path(dir_okay=False), default=None,
+              help="Record every prompt/answer to this cassette (needs --workers 1).")
+@click.option("--replay", type=click.Path(exists=True, dir_okay=False), default=None,
+              help="Answer from this cassette instead of a backend (offline, byte-identical).")
 @click.option("--calibrate", is_flag=True, help="Print ToM Acc(+-2) over a grid of --tone-noise values and exit.")
-def command(seed, workers, out, progress, groups, sizes, variants, seeds, tone_noise, no_transcripts, calibrate,
-            **sweep):
+def command(seed, workers, out, progress, groups, sizes, variants, seeds, tone_noise, no_transcripts,
+            backend, backend_args, record, replay, calibrate, **sweep):
     """MIND group travel negotiation (Base, MIND, Tone-only, Appraisal-only)."""
+    from simcore.backends import build_backend, parse_backend_args
+    from simcore.errors import InputError
+
+    if record and workers > 1:
+        raise InputError("--record", record, "recording needs --workers 1 (one process appends to the cassette)")
     config = MindConfig(seed=seed, seeds=seeds, groups=groups, sizes=sizes, variants=variants,
-                        transcripts=not no_transcripts,
+                        transcripts=not no_transcripts, backend=backend,
+                        backend_args=parse_backend_args(backend_args), record=record, replay=replay,
                         **({} if tone_noise is None else {"tone_noise": tone_noise}))
+    if not replay:
+        build_backend(config.backend, config.backend_args)  # reject a bad id or argument before running
     if calibrate:
         calibrate_tone_noise(config, workers=workers)
         return
