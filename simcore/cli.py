@@ -8,6 +8,7 @@ id) is printed as one line on standard error with exit status 2; no traceback.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 
 import click
@@ -130,8 +131,6 @@ class LazyChatGroup(click.Group):
         module, _, attr = CHAT_SYSTEMS[name].partition(":")
         return getattr(importlib.import_module(module), attr)
 
-
-import importlib.util  # noqa: E402  (used by LazyChatGroup)
 
 
 @cli.group(cls=LazyChatGroup)
