@@ -114,3 +114,29 @@ def common_options(system: str) -> Callable:
         return fn
 
     return deco
+
+
+def backend_options(fn: Callable) -> Callable:
+    """--backend, --backend-arg, --record, --replay (see :mod:`simcore.backends`)."""
+    fn = click.option("--replay", type=click.Path(exists=True, dir_okay=False), default=None,
+                      help="Answer from this cassette instead of a backend (offline, byte-identical).")(fn)
+    fn = click.option("--record", type=click.Path(dir_okay=False), default=None,
+                      help="Record every prompt/answer to this cassette (needs --workers 1).")(fn)
+    fn = click.option("--backend-arg", "backend_args", multiple=True, metavar="KEY=VALUE",
+                      help="Constructor argument of the backend, e.g. base_url=http://127.0.0.1:8000/v1.")(fn)
+    fn = click.option("--backend", default="mock-v1", show_default=True,
+                      help="Registered chat backend id (mock-v1, mock-exact-v1, openai-compat-v1).")(fn)
+    return fn
+
+
+def backend_settings(backend: str, backend_args, record, replay, workers: int) -> dict:
+    """Validated config fields for the backend options (raises InputError)."""
+    from simcore.backends import build_backend, parse_backend_args
+    from simcore.errors import InputError
+
+    if record and workers > 1:
+        raise InputError("--record", record, "recording needs --workers 1 (one process appends to the cassette)")
+    args = parse_backend_args(backend_args)
+    if not replay:
+        build_backend(backend, args)  # reject a bad id or argument before running
+    return {"backend": backend, "backend_args": args, "record": record, "replay": replay}

@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import attrs
 import click
 
-from simcore.cli_options import CommaChoice, common_options
+from simcore.cli_options import CommaChoice, backend_options, backend_settings, common_options
 from simcore.errors import InputError
 from simcore.seeding import child, derive
 from simcore.study import Job, JobOutput, Summary, launch
@@ -102,7 +102,10 @@ class AstraConfig:
     no_deal_payoff: str = attrs.field(default="zero", validator=attrs.validators.in_(("zero", "batna")))
     accept_rule: str = attrs.field(default=_agent_default("accept_rule"),
                                    validator=attrs.validators.in_(("paper", "counter")))
-    backend: str = "mock-v1"
+    backend: str = "mock-v1"          # a registered backend id (see simcore.backends)
+    backend_args: tuple = attrs.field(default=(), converter=tuple)
+    record: str | None = None
+    replay: str | None = None
     weights_sweep: bool = False
     sweep_partner: str = attrs.field(default="base", validator=attrs.validators.in_(tuple(PARTNERS)))
     keep_transcripts: bool = True
@@ -198,7 +201,7 @@ class AstraStudy:
 
     def run_job(self, config: AstraConfig, job: Job) -> JobOutput:
         from policies.astra import AgentParams
-        from simcore.registry import make
+        from simcore.backends import build_backend
 
         agent, partner, setup, wk = job.key
         alpha, beta = (float(x.split("=")[1]) for x in wk.split(","))
@@ -206,7 +209,7 @@ class AstraStudy:
         params = AgentParams(alpha=alpha, beta=beta, w=config.w, top_n=config.top_n,
                              bound_span=config.bound_span, solver=config.solver,
                              accept_rule=config.accept_rule)
-        backend = make("backend", config.backend)
+        backend = build_backend(config.backend, config.backend_args, record=config.record, replay=config.replay)
         records, events, fallbacks = [], [], 0
         keep = config.keep_transcripts and wk == _wkey(config.alpha, config.beta)
         for ep_i in range(config.episodes):
@@ -451,19 +454,21 @@ def _check_setups(domain_ref: str, setups) -> tuple:
 @click.option("--rounds", "round_limit", type=click.IntRange(2, 10_000), default=15, show_default=True)
 @click.option("--no-deal-payoff", type=click.Choice(["zero", "batna"]), default="zero", show_default=True)
 @click.option("--accept-rule", type=click.Choice(["paper", "counter"]), default="paper", show_default=True)
-@click.option("--backend", type=click.Choice(["mock-v1", "mock-exact-v1"]), default="mock-v1", show_default=True)
 @click.option("--weights-sweep", is_flag=True, help="Also run the alpha/beta pairs of Table 4.")
 @click.option("--sweep-partner", type=click.Choice(tuple(PARTNERS)), default="base", show_default=True)
 @click.option("--plot", is_flag=True,
               help="Also write OUT/astra_offers.png (Figure 7: offers vs the Pareto frontier; needs matplotlib).")
+@backend_options
 def command(seed, workers, out, progress, domain, setups, partners, agents, episodes, alpha, beta, w, top_n,
-            solver, round_limit, no_deal_payoff, accept_rule, backend, weights_sweep, sweep_partner, plot):
+            solver, round_limit, no_deal_payoff, accept_rule, weights_sweep, sweep_partner, plot,
+            backend, backend_args, record, replay):
     """ASTRA agent vs partner agents (paper Tables 1 and 4)."""
     setups = _check_setups(domain, [s.strip() for s in setups.split(",") if s.strip()])
     config = AstraConfig(seed=seed, domain=domain, setups=setups, partners=partners, agents=agents,
                          episodes=episodes, alpha=alpha, beta=beta, w=w, top_n=top_n, solver=solver,
                          round_limit=round_limit, no_deal_payoff=no_deal_payoff, accept_rule=accept_rule,
-                         backend=backend, weights_sweep=weights_sweep, sweep_partner=sweep_partner)
+                         weights_sweep=weights_sweep, sweep_partner=sweep_partner,
+                         **backend_settings(backend, backend_args, record, replay, workers))
     if plot:  # fail before the run, not after it
         try:
             import matplotlib  # noqa: F401

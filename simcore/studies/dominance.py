@@ -26,7 +26,7 @@ from policies.dominance import (DEFAULT_OPTION_SHARE, AgentParams, DirectVoice, 
 from policies.dominance_state import RELATIONS, random_preferences, total_order
 from mockllm.callrng import CallRng
 from simcore import seeding
-from simcore.cli_options import CommaChoice, common_options
+from simcore.cli_options import CommaChoice, backend_options, backend_settings, common_options
 from simcore.metrics.dominance import SIDES, dialogue_record, pool_pair, pool_relation
 from simcore.protocols.dialogue import run_dialogue
 from simcore.study import Job, JobOutput, Summary, launch
@@ -63,6 +63,20 @@ class DominanceConfig:
     garble: float = attrs.field(default=0.0, validator=[attrs.validators.ge(0.0), attrs.validators.le(1.0)])
     language: str = attrs.field(default="backend", validator=attrs.validators.in_(LANGUAGES))
     transcripts: bool = True
+    backend: str = "mock-v1"          # a registered backend id (see simcore.backends)
+    backend_args: tuple = attrs.field(default=(), converter=tuple)
+    record: str | None = None
+    replay: str | None = None
+
+    def make_backend(self):
+        """The chat backend of the "backend" language path; the mock speaks exactly, but
+        for the ``garble`` noise."""
+        if (self.backend, self.backend_args, self.record, self.replay) == ("mock-v1", (), None, None):
+            return _backend(self.garble)
+        from simcore.backends import build_backend
+
+        return build_backend(self.backend, self.backend_args, record=self.record, replay=self.replay,
+                             mock_options={"exact": True, "dominance_garble": self.garble})
 
     def params(self) -> AgentParams:
         return AgentParams(self.dominant_factor, (self.share_dominant, self.share_peer, self.share_submissive))
@@ -130,13 +144,14 @@ class DominanceStudy:
         agent_opens = config.opener == "agent" or (config.opener == "alternate" and i % 2 == 0)
         base = bytes(seq.generate_state(4, dtype="uint32"))
         records, events, fallbacks = {}, [], 0
+        backend = config.make_backend()
         for a, u in itertools.product(config.agent, config.user):
             rid = f"{SYSTEM}/s{config.seed}/d{i}/{a}__{u}"
             result, agents, stats = play(domain, a, u, prefs_a, prefs_u,
                                          rng_agent=CallRng(_stream_seed(base, a, u, "agent")),
                                          rng_user=CallRng(_stream_seed(base, a, u, "user")),
                                          agent_opens=agent_opens, run_id=rid, params=config.params(),
-                                         max_turns=config.max_turns, backend=_backend(config.garble),
+                                         max_turns=config.max_turns, backend=backend,
                                          language=config.language, record_events=config.transcripts)
             rec = dialogue_record(result, agents, domain.topic)
             rec["fallbacks"] = stats.fallbacks
@@ -229,12 +244,14 @@ STUDY = DominanceStudy()
               help="backend: speak/read through the mock ChatBackend; direct: the same templates in-process.")
 @click.option("--transcripts/--no-transcripts", default=True, show_default=True,
               help="Build transcript events (transcripts.jsonl).")
+@backend_options
 def command(seed, workers, out, progress, domain, agent, user, dialogues, max_turns, opener,
-            dominant_factor, garble, language, transcripts):
+            dominant_factor, garble, language, transcripts, backend, backend_args, record, replay):
     """The dominance dialogue agent: every agent relation against every user relation."""
     config = DominanceConfig(seed=seed, domain=domain, agent=agent, user=user, dialogues=dialogues,
                              max_turns=max_turns, opener=opener, dominant_factor=dominant_factor, garble=garble,
-                             language=language, transcripts=transcripts)
+                             language=language, transcripts=transcripts,
+                             **backend_settings(backend, backend_args, record, replay, workers))
     launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
 
 

@@ -14,7 +14,7 @@ from typing import Any, Sequence
 import attrs
 import click
 
-from simcore.cli_options import CommaChoice, CommaInts, common_options
+from simcore.cli_options import CommaChoice, CommaInts, backend_options, backend_settings, common_options
 from simcore.study import Job, JobOutput, Summary, launch
 from simcore.tables import Table
 
@@ -236,29 +236,15 @@ def describe_scenario(_sid: str) -> str:
 @click.option("--tone-noise", type=click.FloatRange(0.0, 1.0), default=None,
               help="Probability that wording slips to a neighbouring tone band [default: calibrated 0.20].")
 @click.option("--no-transcripts", is_flag=True, help="Do not keep transcripts (smaller, faster).")
-@click.option("--backend", default="mock-v1", show_default=True,
-              help="Registered chat backend id (mock-v1, mock-exact-v1, openai-compat-v1).")
-@click.option("--backend-arg", "backend_args", multiple=True, metavar="KEY=VALUE",
-              help="Constructor argument of the backend, e.g. base_url=http://127.0.0.1:8000/v1.")
-@click.option("--record", type=click.Path(dir_okay=False), default=None,
-              help="Record every prompt/answer to this cassette (needs --workers 1).")
-@click.option("--replay", type=click.Path(exists=True, dir_okay=False), default=None,
-              help="Answer from this cassette instead of a backend (offline, byte-identical).")
+@backend_options
 @click.option("--calibrate", is_flag=True, help="Print ToM Acc(+-2) over a grid of --tone-noise values and exit.")
 def command(seed, workers, out, progress, groups, sizes, variants, seeds, tone_noise, no_transcripts,
             backend, backend_args, record, replay, calibrate, **sweep):
     """MIND group travel negotiation (Base, MIND, Tone-only, Appraisal-only)."""
-    from simcore.backends import build_backend, parse_backend_args
-    from simcore.errors import InputError
-
-    if record and workers > 1:
-        raise InputError("--record", record, "recording needs --workers 1 (one process appends to the cassette)")
     config = MindConfig(seed=seed, seeds=seeds, groups=groups, sizes=sizes, variants=variants,
-                        transcripts=not no_transcripts, backend=backend,
-                        backend_args=parse_backend_args(backend_args), record=record, replay=replay,
+                        transcripts=not no_transcripts,
+                        **backend_settings(backend, backend_args, record, replay, workers),
                         **({} if tone_noise is None else {"tone_noise": tone_noise}))
-    if not replay:
-        build_backend(config.backend, config.backend_args)  # reject a bad id or argument before running
     if calibrate:
         calibrate_tone_noise(config, workers=workers)
         return

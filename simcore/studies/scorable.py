@@ -21,7 +21,7 @@ from typing import Sequence
 import attrs
 import click
 
-from simcore.cli_options import CommaChoice, common_options
+from simcore.cli_options import CommaChoice, backend_options, backend_settings, common_options
 from simcore.study import Job, JobOutput, Summary
 from simcore.tables import Table
 
@@ -63,6 +63,10 @@ class ScorableConfig:
     pe_forget: float = attrs.field(default=0.3, validator=_unit)
     pe_jitter: float = attrs.field(default=0.15, validator=_unit)
     keep_transcripts: int = attrs.field(default=3, validator=attrs.validators.ge(0))
+    backend: str = "mock-v1"          # a registered backend id (see simcore.backends)
+    backend_args: tuple = attrs.field(default=(), converter=tuple)
+    record: str | None = None
+    replay: str | None = None
 
     def settings(self):
         from simcore.protocols.scorable import Settings
@@ -72,11 +76,14 @@ class ScorableConfig:
                         assumed_share=self.assumed_share, concession_exponent=self.concession_exponent,
                         cues_per_turn=self.cues_per_turn)
 
-    def backend(self):
-        from mockllm.mock import MockBackend
+    def make_backend(self):
+        """The chat backend; the noisy mock takes this study's noise rates."""
+        from simcore.backends import build_backend
 
-        return MockBackend(scorable_omit=self.omit, scorable_vague=self.vague, scorable_misread=self.misread,
-                           scorable_pe_forget=self.pe_forget, scorable_pe_jitter=self.pe_jitter)
+        return build_backend(self.backend, self.backend_args, record=self.record, replay=self.replay,
+                             mock_options=dict(scorable_omit=self.omit, scorable_vague=self.vague,
+                                               scorable_misread=self.misread, scorable_pe_forget=self.pe_forget,
+                                               scorable_pe_jitter=self.pe_jitter))
 
 
 class ScorableStudy:
@@ -96,7 +103,7 @@ class ScorableStudy:
         game = load_game(config.game)
         (trial,) = job.key
         seq = derive(config.seed, SYSTEM, *job.key)
-        settings, backend = config.settings(), config.backend()
+        settings, backend = config.settings(), config.make_backend()
         records, events, fallbacks = {}, [], 0
         for method in config.methods:
             res = play_session(game, method, seq, settings=settings, backend=backend,
@@ -185,9 +192,10 @@ STUDY = ScorableStudy()
               help="Mock LLM-PE: rate at which a table entry is off by noise (sd 10).")
 @click.option("--keep-transcripts", type=click.IntRange(0, 1_000_000), default=3, show_default=True,
               help="Trials per method whose full turn-by-turn events are written.")
+@backend_options
 def command(seed, workers, out, progress, game, methods, trials, sigma, floor, assumed_reservation,
             acceptance_rule, assumed_share, assumed_threshold, concession_exponent, cues_per_turn, omit, vague, misread, pe_forget, pe_jitter,
-            keep_transcripts):
+            keep_transcripts, backend, backend_args, record, replay):
     """The scorable multi-party game with the Bayesian opponent model (seed Tables 1-2)."""
     from simcore.study import launch
 
@@ -198,7 +206,8 @@ def command(seed, workers, out, progress, game, methods, trials, sigma, floor, a
                             acceptance_rule=acceptance_rule, assumed_share=assumed_share,
                             concession_exponent=concession_exponent, cues_per_turn=cues_per_turn, omit=omit,
                             vague=vague, misread=misread, pe_forget=pe_forget, pe_jitter=pe_jitter,
-                            keep_transcripts=keep_transcripts)
+                            keep_transcripts=keep_transcripts,
+                            **backend_settings(backend, backend_args, record, replay, workers))
     launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
 
 
@@ -262,7 +271,7 @@ def _playthrough(method: str, seed: int) -> str:
 
     cfg = ScorableConfig()
     res = play_session(load_game("harbour-sport-park"), method, derive(seed, SYSTEM, "playthrough"),
-                       settings=cfg.settings(), backend=cfg.backend(), run_id=f"{SYSTEM}/playthrough/{method}/s{seed}")
+                       settings=cfg.settings(), backend=cfg.make_backend(), run_id=f"{SYSTEM}/playthrough/{method}/s{seed}")
     return render_run(res.events) + "\n"
 
 
