@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import json
-from typing import Any, Callable, Mapping
+from typing import Any, Mapping
 
 import numpy as np
 
@@ -156,5 +156,3 @@ def all_mock_options() -> dict[str, Any]:
         opts.update(task.mock_options)
     return opts
 
-
-Parser = Callable[[str], Any]

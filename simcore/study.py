@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import attrs
@@ -115,13 +114,6 @@ def write_outputs(out_dir: str, summary: Summary, outputs: Sequence[JobOutput]) 
         for out in outputs:
             write_jsonl(out.events, fh)
 
-
-def total_fallbacks(outputs: Sequence[JobOutput]) -> int:
-    return int(sum(o.fallbacks for o in outputs))
-
-
-def echo_err(msg: str) -> None:
-    sys.stderr.write(msg + "\n")
 
 
 SWEEP_OPTIONS = ("grid", "replicates", "resume", "executor", "scheduler")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Any, Sequence
+from typing import Any
 
 import attrs
 
@@ -53,10 +53,3 @@ class Table:
             writer.writerow(["" if v is None else (f"{v:.6f}" if isinstance(v, float) else v) for v in row])
         return buf.getvalue()
 
-
-def pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
-
-
-def fmt_rows(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
-    return [list(r) for r in rows]
