@@ -61,6 +61,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import threading
 from typing import Iterable, Mapping, Sequence
 
 import attrs
@@ -73,6 +74,13 @@ MAX_HYPOTHESES = 5_000_000
 #: this value so the arithmetic never enters the slow subnormal range; the mass this
 #: can add is below 1e-255 and changes no reported digit.
 LOG_FLOOR = -600.0
+#: the unnormalised log-posterior is re-centred on its maximum when that drifts beyond
+#: +-SHIFT_AT, so exp() never overflows nor loses the whole mass to underflow.
+SHIFT_AT = 30.0
+#: below this normalising sum the factored posterior is folded back into one array.
+UNDERFLOW_GUARD = 1e-200
+#: log-probabilities that agree to this many decimals are ties in :meth:`Posterior.top`.
+TIE_DECIMALS = 9
 ENTITIES = ("issue", "option")
 SIGNAL_TYPES = ("point", "comparison")
 STANCES = ("prefer", "oppose")
@@ -101,10 +109,19 @@ class Signal:
 def resolve_signal(issue_names: Sequence[str], option_counts: Sequence[int], raw: Mapping) -> Signal | None:
     """The :class:`Signal` for one extracted JSON signal, or None if its target is unknown."""
     try:
-        entity, stype, stance = raw["entity"], raw["signal_type"], raw["stance"]
-        parts = [p.strip() for p in str(raw["target"]).split(",") if p.strip()]
+        entity, stype, stance, target = raw["entity"], raw["signal_type"], raw["stance"], str(raw["target"])
     except (KeyError, TypeError):
         return None
+    try:
+        return _resolve(tuple(issue_names), tuple(option_counts), entity, stype, stance, target)
+    except TypeError:  # an unhashable field value: not a signal
+        return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolve(issue_names: tuple[str, ...], option_counts: tuple[int, ...], entity, stype, stance,
+             target: str) -> Signal | None:
+    parts = [p.strip() for p in target.split(",") if p.strip()]
     if entity not in ENTITIES or stype not in SIGNAL_TYPES or stance not in STANCES:
         return None
     if len(parts) != (1 if stype == "point" else 2):
@@ -140,6 +157,7 @@ def shape_values(k: int) -> np.ndarray:
 class HypothesisSpace:
     option_counts: tuple[int, ...]
     W: np.ndarray          # (P, M) float64 weights per ranking
+    W1: np.ndarray         # (P, M + 1): W with a column of ones (offer likelihood in one matmul)
     shape_choice: np.ndarray  # (M, S) uint8: peak option of issue m in combination s
     shape_vals: tuple       # per issue (K, K) float64
     shape_table: tuple      # per issue (S, K) float64: v_m(o) for every combination s
@@ -180,9 +198,10 @@ def hypothesis_space(option_counts: tuple[int, ...], max_hypotheses: int = MAX_H
     vals = tuple(shape_values(k) for k in option_counts)
     table = tuple(vals[i][choice[i]] for i in range(m))
     rows = tuple(np.ascontiguousarray(t.T) for t in table)
-    for a in (W, choice, *vals, *table, *rows):
+    W1 = np.hstack([W, np.ones((W.shape[0], 1))])
+    for a in (W, W1, choice, *vals, *table, *rows):
         a.setflags(write=False)
-    return HypothesisSpace(option_counts=tuple(option_counts), W=W, shape_choice=choice,
+    return HypothesisSpace(option_counts=tuple(option_counts), W=W, W1=W1, shape_choice=choice,
                            shape_vals=vals, shape_table=table, option_rows=rows)
 
 
@@ -277,99 +296,163 @@ def _cross_comparison(option_counts: tuple[int, ...], sig: Signal, floor: float)
     return ri.ravel().astype(np.intp), qi.ravel().astype(np.intp), table
 
 
+_local = threading.local()
+
+
+def _scratch(shape: tuple[int, int]) -> np.ndarray:
+    """One (rankings, shapes) work array per thread, shared by every posterior: keeps the
+    working set of a session with several posteriors small (and cache-resident)."""
+    bufs = _local.__dict__.setdefault("bufs", {})
+    buf = bufs.get(shape)
+    if buf is None:
+        buf = bufs[shape] = np.empty(shape)
+    return buf
+
+
 class Posterior:
-    """A log-space posterior over one opponent's hypotheses (uniform prior)."""
+    """A posterior over one opponent's hypotheses (uniform prior), kept in factored log
+    form: ``log P(r, s) = core(r, s) + by_rank(r) + by_shape(s) - log Z``.
+
+    * ``core`` (rankings x shape combinations) collects the offer likelihoods and
+      cross-issue option comparisons -- the only terms that couple ranking and shapes;
+    * ``by_rank`` collects the issue signals (they depend on the ranking only) and
+      ``by_shape`` the single-issue option signals (the shape combination only), so a
+      signal costs O(rankings + shapes), not a pass over every hypothesis;
+    * ``Z`` and the estimate come from one matmul: q[m, s] = sum_r w_m(r) e^{by_rank(r)}
+      e^{core(r, s)} e^{by_shape(s)}, and since each ranking's weights sum to 1,
+      Z = sum_{m, s} q[m, s].
+
+    ``core`` is re-centred on its maximum when that drifts beyond +-``SHIFT_AT`` and held
+    within ``LOG_FLOOR`` of it; the vectors are re-centred on their maxima every update.
+    If the three maxima fall on such different hypotheses that Z would underflow, the
+    factors are folded into ``core`` and re-centred (never happens with the seed's
+    settings; tested with a tiny sigma).  An offer costs a matmul, a square, a subtract,
+    two reductions and an exp over the hypotheses.
+    """
 
     def __init__(self, space: HypothesisSpace):
         self.space = space
-        self.logp = np.full((space.n_rankings, space.n_shapes), -math.log(space.size))
+        self._core = np.zeros((space.n_rankings, space.n_shapes))
+        self._rank = np.zeros(space.n_rankings)
+        self._shape = np.zeros(space.n_shapes)
         self.observations = 0
-        self._buf: np.ndarray | None = None
-        self._t1: np.ndarray | None = None
-        self._t2: np.ndarray | None = None
-        self._fresh = False
+        self._stale = True
+        self._q: np.ndarray | None = None     # (M, S) weighted masses, see the class docstring
+        self._total = 0.0
 
     def copy(self) -> "Posterior":
-        other = Posterior.__new__(Posterior)
-        other.space, other.logp, other.observations = self.space, self.logp.copy(), self.observations
-        other._buf, other._fresh, other._t1, other._t2 = None, False, None, None
+        other = Posterior(self.space)
+        other._core, other._rank, other._shape = self._core.copy(), self._rank.copy(), self._shape.copy()
+        other.observations = self.observations
         return other
 
-    def _normalise(self) -> None:
-        lp = self.logp
-        lp -= lp.max()
-        np.maximum(lp, LOG_FLOOR, out=lp)
-        if self._buf is None:
-            self._buf = np.empty_like(lp)
-        np.exp(lp, out=self._buf)
-        total = self._buf.sum()
-        lp -= math.log(total)
-        self._buf /= total  # now the normalised probabilities, reused by probs()/estimate()
-        self._fresh = True
+    def _refresh(self) -> None:
+        """Re-centre, hold the floor, take exp(core) and the weighted masses q and Z."""
+        core = self._core
+        hi = float(core.max())
+        if not -SHIFT_AT <= hi <= SHIFT_AT:
+            core -= hi
+            hi = 0.0
+        if float(core.min()) < hi + LOG_FLOOR:
+            np.maximum(core, hi + LOG_FLOOR, out=core)
+        self._rank -= self._rank.max()
+        self._shape -= self._shape.max()
+        e = np.exp(core, out=_scratch(core.shape))
+        sp = self.space
+        q = (sp.W * np.exp(self._rank)[:, None]).T @ e
+        q *= np.exp(self._shape)[None, :]
+        total = float(q.sum())
+        if not total > UNDERFLOW_GUARD:  # fold the factors in and start again from max 0
+            core += self._rank[:, None]
+            core += self._shape[None, :]
+            core -= core.max()
+            self._rank[:] = 0.0
+            self._shape[:] = 0.0
+            np.maximum(core, LOG_FLOOR, out=core)
+            np.exp(core, out=e)
+            q = sp.W.T @ e
+            total = float(q.sum())
+        self._q, self._total, self._stale = q, total, False
 
     def update(self, deal: Sequence[int] | None = None, target: float = 1.0, sigma: float = 1.0,
                signals: Iterable[Signal] = (), floor: float = 0.05) -> None:
-        """One Bayes step (eq. 5): the offer (if any) and every signal, then normalise."""
+        """One Bayes step (eq. 5): the offer (if any) and every signal."""
         sp = self.space
-        if self._t1 is None:
-            self._t1, self._t2 = np.empty_like(self.logp), np.empty_like(self.logp)
-        t1, t2 = self._t1, self._t2  # scratch buffers: no (P, S) temporaries per update
+        t1 = _scratch(self._core.shape)  # no (P, S) temporaries per update
         if deal is not None:
-            A = np.stack([sp.option_rows[m][int(o)] for m, o in enumerate(deal)])
-            np.matmul(sp.W, A, out=t1)
-            t1 -= target
+            # [W 1] @ [k v(d); -k u'] = k (U(d; h) - u') with k = 1 / (sigma sqrt 2): the
+            # squared result is the negated log-likelihood, in one matmul and one square
+            k = 1.0 / (sigma * math.sqrt(2.0))
+            aug = np.empty((len(deal) + 1, sp.n_shapes))
+            for m, o in enumerate(deal):
+                np.multiply(sp.option_rows[m][int(o)], k, out=aug[m])
+            aug[-1] = -k * target
+            np.matmul(sp.W1, aug, out=t1)
             np.square(t1, out=t1)
-            t1 *= -1.0 / (2.0 * sigma * sigma)
-            self.logp += t1
-        by_rank = np.zeros(sp.n_rankings)  # summed log-likelihoods of signals that depend
-        by_shape = np.zeros(sp.n_shapes)   # on the ranking only / on the shapes only
+            self._core -= t1
         for sig in signals:
             if sig.entity == "option" and sig.signal_type == "comparison" and sig.items[0][0] != sig.items[1][0]:
                 ri, qi, table = _cross_comparison(sp.option_counts, sig, floor)
                 np.take(table[ri], qi, axis=1, out=t1)
-                self.logp += t1
+                self._core += t1
             else:
                 lik = np.log(np.maximum(signal_lik(sp, sig, floor), 1e-300))
                 if lik.shape[1] == 1:
-                    by_rank += lik[:, 0]
+                    self._rank += lik[:, 0]
                 else:
-                    by_shape += lik[0]
-        if signals:
-            self.logp += by_rank[:, None]
-            self.logp += by_shape[None, :]
-        self._fresh = False
-        self._normalise()
+                    self._shape += lik[0]
+        self._stale = True
         self.observations += 1
 
+    def _current(self) -> None:
+        if self._stale:
+            self._refresh()
+
+    @property
+    def logp(self) -> np.ndarray:
+        """The normalised log-posterior, shape (rankings, shape combinations) (a new array)."""
+        self._current()
+        out = self._core + self._rank[:, None]
+        out += self._shape[None, :]
+        out -= math.log(self._total)
+        return out
+
     def probs(self) -> np.ndarray:
-        """The normalised posterior (a read-only view; do not modify)."""
-        if not self._fresh:
-            self._buf = np.exp(self.logp)
-            self._fresh = True
-        return self._buf
+        """The normalised posterior, shape (rankings, shape combinations) (a new array)."""
+        self._current()
+        out = np.exp(self._core)
+        out *= np.exp(self._rank)[:, None]
+        out *= np.exp(self._shape)[None, :]
+        out /= self._total
+        return out
 
     def estimate(self) -> tuple[np.ndarray, ...]:
         """Per issue, 100 * E[w_m v_m(o)] for every option o (the 0-100 score scale)."""
+        self._current()
         sp = self.space
-        q = sp.W.T @ self.probs()  # (M, S): sum_r P(r, s) w_m(r)
-        out = []
-        for m, k in enumerate(sp.option_counts):
-            mass = np.bincount(sp.shape_choice[m], weights=q[m], minlength=k)
-            out.append(100.0 * (mass @ sp.shape_vals[m]))
-        return tuple(out)
+        q = self._q * (100.0 / self._total)
+        return tuple(np.bincount(sp.shape_choice[m], weights=q[m], minlength=k) @ sp.shape_vals[m]
+                     for m, k in enumerate(sp.option_counts))
 
     def top(self, k: int = 3) -> list[tuple[int, int, float]]:
-        """The k most probable hypotheses as (ranking index, shape index, probability)."""
+        """The k most probable hypotheses as (ranking index, shape index, probability).
+
+        Log-probabilities equal to ``TIE_DECIMALS`` decimals count as tied (hypotheses that
+        are equally probable in exact arithmetic differ by rounding only) and ties go to
+        the lowest index, so the list does not depend on the order of floating-point
+        operations."""
         flat = self.logp.ravel()
         k = min(k, flat.size)
-        idx = np.argpartition(-flat, k - 1)[:k]
-        idx = idx[np.lexsort((idx, -flat[idx]))]
+        kth = np.partition(flat, flat.size - k)[flat.size - k]
+        idx = np.flatnonzero(flat >= kth - 10.0 ** -TIE_DECIMALS)
+        idx = idx[np.lexsort((idx, -np.round(flat[idx], TIE_DECIMALS)))][:k]
         S = self.space.n_shapes
         return [(int(i // S), int(i % S), float(math.exp(flat[i]))) for i in idx]
 
 
 def table_mse(estimate: Sequence[np.ndarray], truth: Sequence[Sequence[float]]) -> float:
-    """Mean over every (issue, option) entry of (estimate - true score)^2."""
+    """Mean over every (issue, option) entry of (estimate - true score)^2; ``truth`` is the
+    per-issue score lists or the same already concatenated into one array."""
     est = np.concatenate([np.asarray(e, dtype=float) for e in estimate])
-    tru = np.concatenate([np.asarray(t, dtype=float) for t in truth])
+    tru = truth if isinstance(truth, np.ndarray) else np.concatenate([np.asarray(t, dtype=float) for t in truth])
     return float(np.mean((est - tru) ** 2))

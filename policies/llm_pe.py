@@ -13,6 +13,7 @@ protocol asks once per party per turn and every observer reads the shared answer
 
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import numpy as np
@@ -31,6 +32,12 @@ def prior_mean_table(game: Game) -> tuple[np.ndarray, ...]:
 
 
 def issues_context(game: Game) -> list[dict]:
+    """The issues as the language tasks see them (one shared list per game; do not modify)."""
+    return _issues_context(game)
+
+
+@functools.lru_cache(maxsize=16)
+def _issues_context(game: Game) -> list[dict]:
     return [{"name": i.name, "title": i.title, "options": list(i.options)} for i in game.issues]
 
 

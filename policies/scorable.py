@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
+import attrs
 import numpy as np
 
 from scenarios.scorable import Game
@@ -55,10 +56,9 @@ def aspiration(game: Game, party: int, turn: int, last_turn: int, exponent: floa
 
 def estimated_deal_scores(game: Game, est: Sequence[np.ndarray]) -> np.ndarray:
     """(n_deals,) estimated score of every deal: linear in the per-issue estimates."""
-    d = game.deals
-    out = np.zeros(len(d))
-    for m, row in enumerate(est):
-        out += np.asarray(row, dtype=float)[d[:, m]]
+    out = np.zeros(game.n_deals)
+    for col, row in zip(game.deal_columns, est):
+        out += np.asarray(row, dtype=float)[col]
     return out
 
 
@@ -74,6 +74,14 @@ def echo_estimate(game: Game, deals: Sequence[Sequence[int]]) -> tuple[np.ndarra
                  for m, k in enumerate(game.option_counts))
 
 
+def _accept_from_sorted(est_scores: np.ndarray, ranked: np.ndarray, rule: str, assumed_share: float,
+                        assumed_threshold: float) -> np.ndarray:
+    if rule == "threshold":
+        return est_scores >= assumed_threshold - 1e-9
+    k = max(1, int(math.ceil(assumed_share * est_scores.size)))
+    return est_scores >= ranked[est_scores.size - k] - 1e-9
+
+
 def predicted_accept(game: Game, est_scores: np.ndarray, rule: str = "share", assumed_share: float = 0.5,
                      assumed_threshold: float = 50.0) -> np.ndarray:
     """(n_deals,) bool: deals another party is predicted to accept, from its estimated scores.
@@ -81,17 +89,36 @@ def predicted_accept(game: Game, est_scores: np.ndarray, rule: str = "share", as
     ``share``: the best ``assumed_share`` of all deals by the estimate (ties included);
     ``threshold``: estimated score >= ``assumed_threshold``.
     """
-    if rule == "threshold":
-        return est_scores >= assumed_threshold - 1e-9
-    k = max(1, int(math.ceil(assumed_share * est_scores.size)))
-    cutoff = np.partition(est_scores, est_scores.size - k)[est_scores.size - k]
-    return est_scores >= cutoff - 1e-9
+    return _accept_from_sorted(est_scores, np.sort(est_scores), rule, assumed_share, assumed_threshold)
 
 
-def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Sequence[np.ndarray]],
+@attrs.frozen(eq=False)
+class DealView:
+    """One estimate of another party as a proposer uses it: the estimated score of every
+    deal (``full``), the same sorted (``ranked``, for percentile standings) and the deals
+    that party is predicted to accept (``accept``).  Built once per estimate and reused
+    for every turn until that estimate changes."""
+
+    full: np.ndarray
+    ranked: np.ndarray
+    accept: np.ndarray
+    standing: np.ndarray  # percentile standing of every deal: share of deals estimated no better
+
+
+def deal_view(game: Game, est: Sequence[np.ndarray], rule: str = "share", assumed_share: float = 0.5,
+              assumed_threshold: float = 50.0) -> DealView:
+    full = estimated_deal_scores(game, est)
+    ranked = np.sort(full)
+    standing = np.searchsorted(ranked, full + 1e-9, side="right") / full.size
+    return DealView(full, ranked, _accept_from_sorted(full, ranked, rule, assumed_share, assumed_threshold),
+                    standing)
+
+
+def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Sequence[np.ndarray] | DealView],
                 assumed_threshold: float = 50.0, rule: str = "share",
                 assumed_share: float = 0.5) -> tuple[tuple[int, ...], dict]:
-    """The proposal of ``party`` at aspiration ``level`` given its estimates of the others."""
+    """The proposal of ``party`` at aspiration ``level`` given its estimates of the others
+    (per-issue tables, or :class:`DealView` objects already built from them)."""
     own = game.deal_scores[party]
     cand = np.flatnonzero(own >= level - 1e-9)
     if cand.size == 0:  # level above the best deal (cannot happen with aspiration()); take the best
@@ -103,10 +130,11 @@ def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Se
     for j in range(game.n_parties):
         if j == party:
             continue
-        full = estimated_deal_scores(game, estimates[j])
-        acc = predicted_accept(game, full, rule, assumed_share, assumed_threshold)[cand]
-        # percentile standing of each candidate in j's estimated ranking of all deals
-        pct = np.searchsorted(np.sort(full), full[cand] + 1e-9, side="right") / full.size
+        view = estimates[j]
+        if not isinstance(view, DealView):
+            view = deal_view(game, view, rule, assumed_share, assumed_threshold)
+        acc = view.accept[cand]
+        pct = view.standing[cand]  # percentile standing of each candidate in j's estimated ranking
         n_acc += acc
         worst = np.minimum(worst, pct)
         total += pct

@@ -104,7 +104,7 @@ class Game:
     def n_issues(self) -> int:
         return len(self.issues)
 
-    @property
+    @functools.cached_property
     def option_counts(self) -> tuple[int, ...]:
         return tuple(len(i.options) for i in self.issues)
 
@@ -116,7 +116,7 @@ class Game:
     def veto_holders(self) -> tuple[int, ...]:
         return tuple(k for k, p in enumerate(self.parties) if p.veto)
 
-    @property
+    @functools.cached_property
     def n_deals(self) -> int:
         return int(math.prod(self.option_counts))
 
@@ -135,6 +135,11 @@ class Game:
         """Every deal as a (n_deals, M) array of option indices, in lexicographic order."""
         grids = np.meshgrid(*[np.arange(k) for k in self.option_counts], indexing="ij")
         return np.stack([g.ravel() for g in grids], axis=1).astype(np.int16)
+
+    @functools.cached_property
+    def deal_columns(self) -> tuple[np.ndarray, ...]:
+        """Per issue, the option index of every deal (contiguous columns of :attr:`deals`)."""
+        return tuple(np.ascontiguousarray(self.deals[:, m], dtype=np.intp) for m in range(self.n_issues))
 
     def tables(self) -> list[list[np.ndarray]]:
         return [[np.asarray(r, dtype=float) for r in p.scores] for p in self.parties]

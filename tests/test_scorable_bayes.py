@@ -174,3 +174,64 @@ def test_in_place_update_equals_the_reference_formulas():
         np.log(np.broadcast_to(signal_lik(sp, s, 0.1), shape)) for s in sigs)
     ref = np.exp(ref - ref.max())
     assert np.allclose(post.probs(), ref / ref.sum(), rtol=1e-9, atol=1e-15)
+
+
+def _reference_logpost(sp, observations):
+    """The unfactored log-posterior (up to a constant); a zero likelihood (floor 0) counts
+    as 1e-300, as in the posterior."""
+    shape = (sp.n_rankings, sp.n_shapes)
+    total = np.zeros(shape)
+    for deal, target, sigma, sigs, floor in observations:
+        if deal is not None:
+            total += bayes.offer_loglik(sp, deal, target, sigma)
+        for s in sigs:
+            total += np.log(np.maximum(np.broadcast_to(signal_lik(sp, s, floor), shape), 1e-300))
+    return total
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(obs_st, min_size=1, max_size=8))
+def test_factored_posterior_equals_the_unfactored_product(observations):
+    # the posterior keeps offers in a (P, S) array and signals in per-ranking and per-shape
+    # vectors; after any sequence of observations it must equal the plain product
+    sp = hypothesis_space(TOY_SHAPE)
+    post = Posterior(sp)
+    for obs in observations:
+        post.update(*obs)
+    ref = _reference_logpost(sp, observations)
+    ref = np.exp(ref - ref.max())
+    assert np.allclose(post.probs(), ref / ref.sum(), rtol=1e-9, atol=1e-12)
+    want = [100 * np.array([sum(ref[r, s] / ref.sum() * sp.W[r, m] * sp.shape_table[m][s, o]
+                                for r in range(sp.n_rankings) for s in range(sp.n_shapes))
+                            for o in range(k)]) for m, k in enumerate(sp.option_counts)]
+    assert all(np.allclose(e, w, atol=1e-9) for e, w in zip(post.estimate(), want))
+
+
+def test_evidence_that_underflows_the_factored_sum_is_folded_back():
+    # An offer with a tiny sigma puts the core's mass on peak A2 (all else <= -555); a
+    # zero-floor "prefer A1" puts the shape factor's on peak A1 (peak A2 gets log 1e-300):
+    # the factors' maxima fall on different hypotheses and their product underflows, so
+    # the posterior folds the factors into one array -- and still equals the reference.
+    sp = hypothesis_space((2, 2))
+    obs = [((1, 0), 1.0, 0.01, [], 0.0), (None, 1.0, 1.0, [Signal("option", "point", ((0, 0),), "prefer")], 0.0)]
+    post = Posterior(sp)
+    for o in obs:
+        post.update(*o)
+    p = post.probs()
+    assert not post._shape.any()  # folded: the shape vector was reset
+    ref = _reference_logpost(sp, obs)
+    ref = np.exp(ref - ref.max())
+    assert np.all(np.isfinite(p)) and p.sum() == pytest.approx(1.0)
+    assert np.allclose(p, ref / ref.sum(), atol=1e-12)
+
+
+def test_top_breaks_exact_ties_by_lowest_index():
+    # a uniform posterior: every hypothesis ties, so the first k indices come back
+    sp = hypothesis_space((3, 3))
+    post = Posterior(sp)
+    post.update(signals=[Signal("option", "point", ((0, 1),), "prefer")], floor=0.0)
+    post.update(signals=[Signal("option", "point", ((0, 1),), "oppose")], floor=0.0)
+    top = post.top(4)
+    p = post.probs().ravel()
+    want = sorted(range(p.size), key=lambda i: (-round(math.log(p[i]), 9), i))[:4]
+    assert [r * sp.n_shapes + s for r, s, _ in top] == want

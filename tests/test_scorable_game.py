@@ -150,3 +150,54 @@ def test_load_game_by_id_or_path():
     assert load_game(g.source).counts() == g.counts()
     with pytest.raises(InputError, match="neither a shipped game"):
         load_game("no-such-game")
+
+
+def _reference_choice(game, party, level, ests, rule, share, threshold):
+    """The documented proposal key, computed deal by deal with plain Python."""
+    import itertools
+    import math
+
+    deals = list(itertools.product(*[range(k) for k in game.option_counts]))
+    est = {j: [sum(float(e[m][o]) for m, o in enumerate(d)) for d in deals] for j, e in ests.items()}
+    best_key, best = None, None
+    for i, d in enumerate(deals):
+        own = game.score(party, d)
+        if own < level - 1e-9:
+            continue
+        n_acc, veto_ok, worst, total = 1, True, 1.0, 0.0
+        for j in range(game.n_parties):
+            if j == party:
+                continue
+            col = est[j]
+            if rule == "threshold":
+                acc = col[i] >= threshold - 1e-9
+            else:
+                k = max(1, math.ceil(share * len(col)))
+                acc = col[i] >= sorted(col)[len(col) - k] - 1e-9
+            pct = sum(x <= col[i] + 1e-9 for x in col) / len(col)
+            n_acc += acc
+            worst, total = min(worst, pct), total + pct
+            veto_ok &= acc or not game.parties[j].veto
+        key = (veto_ok, n_acc, worst, total, own, -i)
+        if best_key is None or key > best_key:
+            best_key, best = key, d
+    return best
+
+
+def test_choose_deal_follows_the_documented_key():
+    import numpy as np
+
+    from policies.scorable import choose_deal, deal_view, echo_estimate
+
+    game = load_shipped("harbour-sport-park")
+    rng = np.random.default_rng(5)
+    for rule in ("share", "threshold"):
+        ests = {j: tuple(rng.integers(0, 30, k).astype(float) for k in game.option_counts)
+                for j in range(game.n_parties)}
+        ests[2] = echo_estimate(game, [(0, 1, 2, 3, 4), (1, 1, 0, 0, 2)])
+        for party in (0, 3):
+            for level in (50.0, 80.0):
+                want = _reference_choice(game, party, level, ests, rule, 0.5, 50.0)
+                assert choose_deal(game, party, level, ests, 50.0, rule, 0.5)[0] == want
+                views = {j: deal_view(game, e, rule, 0.5, 50.0) for j, e in ests.items()}
+                assert choose_deal(game, party, level, views, 50.0, rule, 0.5)[0] == want

@@ -31,6 +31,23 @@ def test_same_seed_same_transcript():
         assert e.run.startswith("scorable/")
 
 
+def test_shared_turn_draws_change_nothing():
+    # the study shares each turn's cues among the methods of a trial; every method must
+    # play exactly as it does alone, whatever the order the methods are played in
+    from simcore.protocols.scorable import Settings, TurnDraws
+
+    game = load_shipped("harbour-sport-park")
+    seq = derive(2, "scorable", 7)
+    alone = {m: play_session(game, m, seq) for m in METHOD_IDS}
+    draws = TurnDraws(game, seq, Settings().cues_per_turn)
+    for m in reversed(METHOD_IDS):
+        shared = play_session(game, m, seq, draws=draws)
+        assert [e.to_json() for e in shared.events] == [e.to_json() for e in alone[m].events], m
+        assert shared.record == alone[m].record
+    with pytest.raises(ValueError, match="another trial"):
+        play_session(game, "base-llm", derive(2, "scorable", 8), draws=draws)
+
+
 def test_results_do_not_depend_on_worker_count(tmp_path):
     cfg = ScorableConfig(seed=3, trials=4, methods=("base-llm", "proposed-all"), keep_transcripts=1)
     path = "simcore.studies.scorable:STUDY"

@@ -32,7 +32,7 @@ from mockllm.mock import MockBackend
 from mockllm.scorable import EXTRACT, SPEAK
 from policies import bayes
 from policies.llm_pe import issues_context, pe_estimate, prior_mean_table
-from policies.scorable import aspiration, choose_cues, choose_deal, echo_estimate
+from policies.scorable import aspiration, choose_cues, choose_deal, deal_view, echo_estimate
 from scenarios.scorable import Game, load_game
 from simcore.errors import IllegalMove
 from simcore.seeding import child, derive
@@ -85,6 +85,33 @@ def speaking_order(n: int, turns: int, p1: int, rng: np.random.Generator) -> lis
     return order
 
 
+class TurnDraws:
+    """The draws of each turn that every method of one trial shares: the turn's generator
+    ``child(seq, "turn", t)`` and the speaker's cues, which are drawn from it first.
+
+    The speaking order and the speaker at turn t are the same for every method (common
+    random numbers), so the cues are too; a trial played with several methods computes
+    them once and hands each method a fresh generator positioned just after the cues --
+    exactly what drawing them again would give.
+    """
+
+    def __init__(self, game: Game, seq: np.random.SeedSequence, cues_per_turn: int):
+        self.game, self.seq, self.cues_per_turn = game, seq, cues_per_turn
+        self._cache: dict[tuple[int, int], tuple[list[dict], dict]] = {}
+
+    def get(self, t: int, speaker: int) -> tuple[list[dict], np.random.Generator]:
+        hit = self._cache.get((t, speaker))
+        if hit is None:
+            rng = child(self.seq, "turn", t)
+            cues = choose_cues(self.game, speaker, rng, self.cues_per_turn)
+            self._cache[(t, speaker)] = (cues, rng.bit_generator.state)
+            return cues, rng
+        cues, state = hit
+        bits = np.random.PCG64(0)
+        bits.state = state
+        return cues, np.random.Generator(bits)
+
+
 def _legal(game: Game, deal) -> tuple[int, ...]:
     deal = tuple(int(x) for x in deal)
     if len(deal) != game.n_issues or any(not 0 <= o < k for o, k in zip(deal, game.option_counts)):
@@ -100,15 +127,23 @@ class SessionResult:
 
 
 def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settings: Settings = Settings(),
-                 backend: Any = None, run_id: str = "scorable/session", detail: bool = True) -> SessionResult:
-    """Play one negotiation with ``method``; ``detail`` records every turn (else only the result)."""
+                 backend: Any = None, run_id: str = "scorable/session", detail: bool = True,
+                 draws: TurnDraws | None = None) -> SessionResult:
+    """Play one negotiation with ``method``; ``detail`` records every turn (else only the result).
+
+    ``draws`` shares the per-turn cues among several methods of the same trial (``seq``
+    and ``settings.cues_per_turn`` must be the ones it was made with)."""
+    if draws is None:
+        draws = TurnDraws(game, seq, settings.cues_per_turn)
+    elif draws.seq is not seq or draws.game is not game or draws.cues_per_turn != settings.cues_per_turn:
+        raise ValueError("play_session: draws were made for another trial, game or cues_per_turn")
     _name, estimator, who = METHODS[method]
     client = ModelClient(backend if backend is not None else MockBackend())
     N, T = game.n_parties, game.turns + 1
     p1 = game.p1
     names = [i.name for i in game.issues]
     shorts = [p.short for p in game.parties]
-    truth = [p.scores for p in game.parties]
+    truth = [np.concatenate([np.asarray(r, dtype=float) for r in p.scores]) for p in game.parties]  # flat tables
     issues_ctx = issues_context(game)
 
     def estimating(n: int) -> bool:
@@ -127,6 +162,19 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
     events: list[Event] = []
     order = [p1] + speaking_order(N, game.turns, p1, child(seq, "order")) + [p1]
     history: list[tuple[int, ...]] = []
+    views: dict[tuple[bool, int], tuple[Any, Any]] = {}  # (shared?, j) -> (source, DealView)
+
+    def view_of(j: int, use_shared: bool):
+        """j's estimate as the proposer uses it (the shared model's, or the echo stand-in),
+        rebuilt only when it has changed since the last turn."""
+        source = shared[j] if use_shared else len(proposed[j])
+        hit = views.get((use_shared, j))
+        if hit is not None and (hit[0] is source if use_shared else hit[0] == source):
+            return hit[1]
+        est = shared[j] if use_shared else echo_estimate(game, proposed[j])
+        view = deal_view(game, est, settings.acceptance_rule, settings.assumed_share, settings.assumed_threshold)
+        views[(use_shared, j)] = (source, view)
+        return view
 
     for t, n in enumerate(order):
         phase = "open" if t == 0 else ("final" if t == T else "turn")
@@ -134,13 +182,11 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
             deal, info = _legal(game, game.initial_deal), {"own_score": game.score(p1, game.initial_deal)}
         else:
             level = aspiration(game, n, t, T, settings.concession_exponent)
-            ests = {j: (shared[j] if estimating(n) else echo_estimate(game, proposed[j]))
-                    for j in range(N) if j != n}
+            ests = {j: view_of(j, estimating(n)) for j in range(N) if j != n}
             deal, info = choose_deal(game, n, level, ests, settings.assumed_threshold,
                                      settings.acceptance_rule, settings.assumed_share)
             deal = _legal(game, deal)
-        rng = child(seq, "turn", t)  # cues, then the speak, read and estimate calls, in that order
-        cues = choose_cues(game, n, rng, settings.cues_per_turn)
+        cues, rng = draws.get(t, n)  # cues, then the speak, read and estimate calls, in that order
         deal_ids = list(game.deal_ids(deal))
         text = client.ask(SPEAK, rng, fallback=lambda: "We propose " + ", ".join(deal_ids) + ".",
                           speaker=game.parties[n].name, issues=issues_ctx, deal=deal_ids, cues=cues)

@@ -97,7 +97,7 @@ class ScorableStudy:
 
     def run_job(self, config: ScorableConfig, job: Job) -> JobOutput:
         from scenarios.scorable import load_game
-        from simcore.protocols.scorable import play_session
+        from simcore.protocols.scorable import TurnDraws, play_session
         from simcore.seeding import derive
 
         game = load_game(config.game)
@@ -105,10 +105,11 @@ class ScorableStudy:
         seq = derive(config.seed, SYSTEM, *job.key)
         settings, backend = config.settings(), config.make_backend()
         records, events, fallbacks = {}, [], 0
+        draws = TurnDraws(game, seq, settings.cues_per_turn)  # cues shared by the methods
         for method in config.methods:
             res = play_session(game, method, seq, settings=settings, backend=backend,
                                run_id=f"{SYSTEM}/s{config.seed}/{method}/t{trial}",
-                               detail=trial < config.keep_transcripts)
+                               detail=trial < config.keep_transcripts, draws=draws)
             records[method] = res.record
             events += res.events
             fallbacks += res.fallbacks
