@@ -42,9 +42,10 @@ seed's Figure 2 (entity issue/option x point/comparison x prefer/oppose); c(o) =
     hypothesis gets probability zero and complementary signals still sum to 1
     (eps = ``floor``, default 0.05).
 
-Posterior (eq. 5): log P(h | ...) += log P(d_t | h) + sum_z log P(z | h), then
-normalised with log-sum-exp; everything vectorised over all hypotheses (log-probabilities
-more than 600 below the maximum are held there, see ``LOG_FLOOR``).
+Posterior (eq. 5): log P(h | ...) += log P(d_t | h) + sum_z log P(z | h), normalised by
+the sum of exp; kept in factored form (offer terms over all hypotheses, ranking-only and
+shape-only signal terms as two vectors -- see :class:`Posterior`), log-probabilities more
+than 600 below the maximum held there (``LOG_FLOOR``).
 
 Estimated score table: est_m(o) = 100 * E_post[w_m v_m(o)], computed as
 (W^T P) aggregated by each issue's shape choice -- linear, so expected utilities of
