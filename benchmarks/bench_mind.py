@@ -8,7 +8,7 @@ Measures, on one core (in-process, workers=1):
   * the same without transcripts;
   * ``simcore --help`` as a fresh process, median of 15 runs.
 Targets (issue 2): study < 5 s, --help < 0.3 s.  Results are recorded in
-benchmarks/results-mind.md.
+benchmarks/README.md (section "MIND").
 """
 
 from __future__ import annotations
