@@ -84,6 +84,7 @@ class Partner:
         self.order = domain.order_of(values)
         space = Space.cached(domain, values, values)
         self.scores = space.s_p if side == "partner" else space.s_a
+        self._own = domain.score_table(values, side)  # {outcome: own score}, shared per domain
         self.max = max(self.scores)
         self.min_res = float(domain.batna)
         self.target = params.open_share * self.max
@@ -99,10 +100,12 @@ class Partner:
             return self.max - (self.max - self.min_res) * (min(1.0, max(0.0, t)) ** p.exponent)
         return self.target
 
-    def accept_level(self, obs: Observation) -> float:
+    def accept_level(self, obs: Observation, aspiration: Optional[float] = None) -> float:
+        """The own score an offer must reach to be accepted (``aspiration``: this turn's
+        :meth:`aspiration`, when already computed)."""
         p = self.p
         if p.exponent is not None:
-            return self.aspiration(obs)
+            return self.aspiration(obs) if aspiration is None else aspiration
         if p.fixed:
             return p.open_share * self.max - p.accept_slack
         if obs.deadline_warned:
@@ -127,6 +130,13 @@ class Partner:
             return d.outcomes[max(range(len(self.scores)), key=lambda i: (self.scores[i], -i))]
         return outs[k]
 
+    def own_score(self, outcome) -> float:
+        """``domain.score(values, outcome, role)``, looked up in the domain's score table."""
+        try:
+            return self._own[outcome]
+        except (KeyError, TypeError):  # not an outcome tuple of this domain: compute it
+            return self.domain.score(self.values, outcome, self.role)
+
     def _concede(self) -> None:
         p = self.p
         if p.fixed or p.exponent is not None:
@@ -150,17 +160,17 @@ class Partner:
                                    question=question, order=list(self.order))
             return Action("talk", text, None, {"mode": "answer", "question": question})
         table = obs.table
+        target = self.aspiration(obs)
         if table is not None and table.speaker == self.other:
-            own = d.score(self.values, table.offer, self.role)
-            level = self.accept_level(obs)
+            own = self.own_score(table.offer)
+            level = self.accept_level(obs, target)
             if own >= level - 1e-9:
                 text, _ = speak(self.client, self.rng, self.role, "accept")
                 return Action("accept", text, None, {"mode": "accept", "own_score": own, "level": level})
-        target = self.aspiration(obs)
         offer = self.pick(target)
         if self.p.repeat_limit is not None and len(self.my_offers) >= self.p.repeat_limit:
             recent = self.my_offers[-self.p.repeat_limit:]
-            own = d.score(self.values, offer, self.role)
+            own = self.own_score(offer)
             if all(o == offer for o in recent) and own >= self.p.one_sided_share * self.max - 1e-9:
                 self.target = max(self.p.floor_share * self.max, own - self.p.step)
                 if self.target < own - 1e-9:

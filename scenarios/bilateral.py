@@ -44,6 +44,7 @@ import functools
 import itertools
 import json
 import os
+from types import MappingProxyType
 from typing import Any, Mapping
 
 import attrs
@@ -54,6 +55,7 @@ from simcore.errors import InputError
 FORMAT = "simcore-bilateral-1"
 KINDS = ("integer", "categorical", "binary")
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+_MAX_TABLES = 256  # score tables kept per domain (one per valuation and side)
 SHIPPED = {"casino-v1": "casino.json", "research-allocation-v1": "research-allocation.json"}
 
 
@@ -137,6 +139,25 @@ class Domain:
                 total += w * x
         return round(total, 9)
 
+    @functools.cached_property
+    def _score_tables(self) -> dict:
+        """The cache behind :meth:`score_table`: ``{(valuation, side): {outcome: score}}``."""
+        return {}
+
+    def score_table(self, val: Valuation, side: str = "agent") -> Mapping[tuple, float]:
+        """``{outcome: self.score(val, outcome, side)}`` for every outcome (read-only).
+
+        Built on first use and kept on the domain: the domain and the valuation are
+        immutable, so the table can never go stale, and a negotiation looks scores up
+        every turn instead of recomputing them (at most ``_MAX_TABLES`` are kept)."""
+        key = (val, side)
+        got = self._score_tables.get(key)
+        if got is None:
+            if len(self._score_tables) >= _MAX_TABLES:
+                self._score_tables.clear()
+            got = self._score_tables[key] = MappingProxyType({o: self.score(val, o, side) for o in self.outcomes})
+        return got
+
     def max_score(self, val: Valuation, side: str = "agent") -> float:
         return max(self.score(val, o, side) for o in self.outcomes)
 
@@ -206,48 +227,77 @@ class Domain:
         integer issue's units do not add up to what exists or a shared value is not
         one of the issue's values.
         """
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):  # (a plain dict skips the ABC check)
             raise IllegalOffer("the offer is not a mapping")
         own = raw.get("self") or {}
         other = raw.get("other") or {}
         shared = raw.get("shared") or {}
         out = []
-        for issue in self.issues:
-            if issue.kind == "integer":
-                a, b = own.get(issue.name), other.get(issue.name)
-                if not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool):
-                    raise IllegalOffer(f"{issue.name}: both shares must be whole numbers")
+        for name, kind, count, options in self._issue_specs:
+            if kind == "integer":
+                a, b = own.get(name), other.get(name)
+                if (type(a) is not int or type(b) is not int) and (  # plain ints pass at once
+                        not isinstance(a, int) or not isinstance(b, int) or isinstance(a, bool) or isinstance(b, bool)):
+                    raise IllegalOffer(f"{name}: both shares must be whole numbers")
                 if a < 0 or b < 0:
-                    raise IllegalOffer(f"{issue.name}: negative units")
-                if a + b > issue.count:
-                    raise IllegalOffer(f"{issue.name}: asks for {a}+{b}={a + b} units but only {issue.count} exist")
-                if a + b < issue.count:
-                    raise IllegalOffer(f"{issue.name}: assigns {a + b} of {issue.count} units")
+                    raise IllegalOffer(f"{name}: negative units")
+                if a + b > count:
+                    raise IllegalOffer(f"{name}: asks for {a}+{b}={a + b} units but only {count} exist")
+                if a + b < count:
+                    raise IllegalOffer(f"{name}: assigns {a + b} of {count} units")
                 out.append(a if speaker == "agent" else b)
-            elif issue.kind == "categorical":
-                v = shared.get(issue.name)
-                if v not in issue.options:
-                    raise IllegalOffer(f"{issue.name}: {v!r} is not one of {', '.join(issue.options)}")
-                out.append(issue.options.index(v))
+            elif kind == "categorical":
+                v = shared.get(name)
+                if v not in options:
+                    raise IllegalOffer(f"{name}: {v!r} is not one of {', '.join(options)}")
+                out.append(options.index(v))
             else:
-                v = shared.get(issue.name)
+                v = shared.get(name)
                 if not isinstance(v, bool):
-                    raise IllegalOffer(f"{issue.name}: {v!r} is not true or false")
+                    raise IllegalOffer(f"{name}: {v!r} is not true or false")
                 out.append(int(v))
         return tuple(out)
 
     def state_offer(self, outcome, speaker: str) -> dict:
-        """The raw (stated) form of ``outcome`` from ``speaker``'s point of view."""
+        """The raw (stated) form of ``outcome`` from ``speaker``'s point of view.
+
+        One of this domain's own outcome tuples (an element of :attr:`outcomes`, as the
+        policies pick them) is stated from :attr:`_statements` (fresh copies of the
+        prepared dicts); any other sequence (a list, numpy ints) is stated directly."""
+        prepared = self._statements[speaker == "agent"].get(outcome) if type(outcome) is tuple else None
+        if prepared is not None and prepared[0] is outcome:
+            _, own, other, shared = prepared
+            return {"self": own.copy(), "other": other.copy(), "shared": shared.copy()}
+        return self._state(outcome, speaker)
+
+    def _state(self, outcome, speaker: str) -> dict:
+        """:meth:`state_offer` issue by issue."""
         own, other, shared = {}, {}, {}
-        for issue, x in zip(self.issues, outcome):
-            if issue.kind == "integer":
-                mine = x if speaker == "agent" else issue.count - x
-                own[issue.name], other[issue.name] = mine, issue.count - mine
-            elif issue.kind == "categorical":
-                shared[issue.name] = issue.options[x]
+        for (name, kind, count, options), x in zip(self._issue_specs, outcome):
+            if kind == "integer":
+                mine = x if speaker == "agent" else count - x
+                own[name], other[name] = mine, count - mine
+            elif kind == "categorical":
+                shared[name] = options[x]
             else:
-                shared[issue.name] = bool(x)
+                shared[name] = bool(x)
         return {"self": own, "other": other, "shared": shared}
+
+    @functools.cached_property
+    def _statements(self) -> dict[bool, dict[tuple, tuple]]:
+        """``{speaker is the agent: {outcome: (outcome, self, other, shared)}}``: the
+        statement of every outcome from each seat, prepared once (a pure function of
+        the immutable issues; the outcome object itself is kept so :meth:`state_offer`
+        can tell its own plain-int tuples from equal ones of other types).
+        :meth:`state_offer` hands out copies, never these dicts."""
+        return {is_agent: {o: (o, *self._state(o, "agent" if is_agent else "partner").values())
+                           for o in self.outcomes} for is_agent in (True, False)}
+
+    @functools.cached_property
+    def _issue_specs(self) -> tuple[tuple[str, str, int, tuple[str, ...]], ...]:
+        """``(name, kind, count, options)`` of every issue, in file order: the issues'
+        fields unpacked once (issues are immutable) for the per-turn offer checks."""
+        return tuple((i.name, i.kind, i.count, i.options) for i in self.issues)
 
 
 class IllegalOffer(ValueError):

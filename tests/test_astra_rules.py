@@ -254,3 +254,34 @@ def test_default_option_orders_are_the_opposite_of_the_agents_own_values():
     agent = AstraAgent(research, ModelClient(MockBackend(exact=True)), np.random.default_rng(0), values=own)
     mine = research.option_orders_of(own)
     assert agent.prefs.default_option_orders() == {k: tuple(reversed(v)) for k, v in mine.items()}
+
+
+@pytest.mark.parametrize("kind", ["base", "greedy", "fair", "boulware", "conceder"])
+@pytest.mark.parametrize("side", ["agent", "partner"])
+def test_partner_scores_from_the_table_equal_the_direct_scores(kind, side):
+    from policies.partners import make_partner
+
+    values = CASINO.agent if side == "agent" else CASINO.setup("integrative").partners[0]
+    p = make_partner(kind, CASINO, values, None, np.random.default_rng(0), side=side)
+    for o in CASINO.outcomes:
+        assert p.own_score(o) == CASINO.score(values, o, side)
+    assert p.own_score([3, 2, 0]) == CASINO.score(values, (3, 2, 0), side)  # not an outcome tuple: computed
+    o = obs([("partner", (1, 1, 1))], rnd=14, warned=True)
+    assert p.accept_level(o, p.aspiration(o)) == p.accept_level(o)
+
+
+def test_offers_only_negotiation_matches_the_one_with_words_at_zero_noise():
+    """client=None (offers only) is the same negotiation as words through the exact mock."""
+    from policies.partners import make_partner
+
+    pv = CASINO.setup("integrative").partners[0]
+    eps = []
+    for client in (None, ModelClient(MockBackend(exact=True))):
+        a = make_partner("boulware", CASINO, CASINO.agent, client, np.random.default_rng(1), side="agent")
+        b = make_partner("conceder", CASINO, pv, client, np.random.default_rng(2))
+        eps.append(AlternatingProtocol(round_limit=30).run(CASINO, a, b, CASINO.agent, pv, "astra/pair"))
+    bare, words = eps
+    assert (bare.status, bare.outcome, bare.rounds, bare.agent_score) == \
+        (words.status, words.outcome, words.rounds, words.agent_score)
+    assert [(e.speaker, e.phase, e.intent, e.hidden) for e in bare.events] == \
+        [(e.speaker, e.phase, e.intent, e.hidden) for e in words.events]

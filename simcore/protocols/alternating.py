@@ -113,8 +113,14 @@ class AlternatingProtocol:
         invalid = 0
         players = (("partner", partner), ("agent", agent))
 
-        def emit(**kw):
-            events.append(Event(run=run_id, seq=len(events), **kw))
+        # every score the protocol reports, looked up in the domain's tables (same values as domain.score)
+        agent_scores = domain.score_table(agent_values, "agent")
+        partner_scores = domain.score_table(partner_values, "partner")
+
+        def emit(speaker, phase, round, text, intent=None, hidden=None):
+            # Event's fields in order: run, seq, speaker, phase, round, item, intent, text, cues, hidden
+            events.append(Event(run_id, len(events), speaker, phase, round, None,
+                                {} if intent is None else intent, text, {}, {} if hidden is None else hidden))
 
         for rnd in range(1, self.round_limit + 1):
             if not warned and self.warn_rounds and self.round_limit - rnd + 1 == self.warn_rounds:
@@ -152,8 +158,7 @@ class AlternatingProtocol:
                 if offer is not None:
                     intent["offer"] = list(offer)
                     intent["offer_text"] = domain.describe_outcome(offer)
-                    hidden["true_scores"] = [domain.score(agent_values, offer, "agent"),
-                                             domain.score(partner_values, offer, "partner")]
+                    hidden["true_scores"] = [agent_scores[offer], partner_scores[offer]]
                 emit(speaker=role, phase=intent.get("mode", action.kind), round=rnd, intent=intent,
                      text=action.text, hidden=hidden)
                 if reason:
