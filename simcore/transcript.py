@@ -39,10 +39,31 @@ def _plain(value: Any) -> bool:
     return False
 
 
+def _plain_items(value: dict) -> bool:
+    """``_plain(value)`` for a dict, with lists of scalars checked in place: the usual
+    payload (scalars and short lists such as an offer) then needs no further call."""
+    for k, v in value.items():
+        if type(k) is not str:
+            return False
+        t = type(v)
+        if t in _SCALARS:
+            continue
+        if t is list:
+            for x in v:
+                if type(x) not in _SCALARS and not _plain(x):
+                    return False
+        elif not _plain(v):
+            return False
+    return True
+
+
 def _jsonable(value: Any) -> Any:
     """Normalise a payload to plain JSON types (tuples -> lists, attrs -> dicts); a
     payload that is already plain is kept as it is."""
-    if _plain(value):
+    if type(value) is dict:
+        if not value or _plain_items(value):
+            return value
+    elif _plain(value):
         return value
     t = type(value)
     if t is dict:
