@@ -29,6 +29,7 @@ import re
 from typing import Any, Mapping
 
 
+from mockllm.jsontext import dumps_compact
 from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError
 
@@ -65,6 +66,55 @@ def _fmt_shared(shared: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def _say(mode, tactic, mention, warning, offer) -> str:
+    """The utterance of a move (``astra.speak``'s template)."""
+    parts = []
+    if mode == "greet":
+        parts.append("Hello! Let's start the negotiation.")
+    elif mode == "ask_highest":
+        parts.append("Before we split things up, which item is your highest priority?")
+    elif mode == "ask_lowest":
+        parts.append("Thanks. And which item is your lowest priority?")
+    elif mode == "ask_clarify":
+        parts.append("It seems your priorities differ from what I thought. Could you clarify "
+                     "which item is your highest priority?")
+    elif mode == "accept":
+        parts.append("That works for me. I accept your offer.")
+    elif mode == "walk_away":
+        parts.append("I don't think we can reach a deal that works for me, so I am walking away.")
+    elif mode == "offer":
+        parts.append(_OPENERS.get(tactic or "", _OPENERS[""]))
+        parts.append("I propose: " + offer_sentence(offer))
+    else:
+        parts.append("Let's keep talking.")
+    if mention:
+        parts.append(f"For us, {mention} matters most.")
+    if warning:
+        parts.append("If your offers keep leaving me below my alternative, I will walk away.")
+    return " ".join(parts)
+
+
+_SAID: dict[tuple[str, str], str] = {}
+_SAID_MAX = 100_000
+
+
+def _said(move_json: str, offer_json: str, move: tuple, offer) -> str:
+    """``_say(*move, offer)``, memoised by the JSON text of its arguments.
+
+    ``_say`` is a pure function of ``move`` (mode, tactic, mention, warning) and the
+    offer, and the mock's arguments are JSON data, whose JSON text tells apart every two
+    values that could be said differently (``1``/``true``/``1.0``), so equal keys mean
+    equal utterances.  Moves repeat a lot (a domain has few outcomes)."""
+    key = (move_json, offer_json)
+    got = _SAID.get(key)
+    if got is None:
+        got = _say(*move, offer)
+        if len(_SAID) >= _SAID_MAX:
+            _SAID.clear()
+        _SAID[key] = got
+    return got
+
+
 def offer_sentence(offer: Mapping[str, Any]) -> str:
     text = f"I take {_fmt_units(offer.get('self', {}))}, and you take {_fmt_units(offer.get('other', {}))}"
     if offer.get("shared"):
@@ -87,31 +137,7 @@ class SpeakTask(Task):
     mock_options = {"astra_overspecify": 0.02}
 
     def render(self, ctx: Mapping[str, Any], offer) -> str:
-        mode = ctx["mode"]
-        parts = []
-        if mode == "greet":
-            parts.append("Hello! Let's start the negotiation.")
-        elif mode == "ask_highest":
-            parts.append("Before we split things up, which item is your highest priority?")
-        elif mode == "ask_lowest":
-            parts.append("Thanks. And which item is your lowest priority?")
-        elif mode == "ask_clarify":
-            parts.append("It seems your priorities differ from what I thought. Could you clarify "
-                         "which item is your highest priority?")
-        elif mode == "accept":
-            parts.append("That works for me. I accept your offer.")
-        elif mode == "walk_away":
-            parts.append("I don't think we can reach a deal that works for me, so I am walking away.")
-        elif mode == "offer":
-            parts.append(_OPENERS.get(ctx.get("tactic") or "", _OPENERS[""]))
-            parts.append("I propose: " + offer_sentence(offer))
-        else:
-            parts.append("Let's keep talking.")
-        if ctx.get("mention"):
-            parts.append(f"For us, {ctx['mention']} matters most.")
-        if ctx.get("warning"):
-            parts.append("If your offers keep leaving me below my alternative, I will walk away.")
-        return " ".join(parts)
+        return _say(ctx["mode"], ctx.get("tactic"), ctx.get("mention"), ctx.get("warning"), offer)
 
     def mock_answer(self, context, rng, options) -> str:
         offer = context.get("offer")
@@ -121,8 +147,14 @@ class SpeakTask(Task):
             if p > 0 and names and rng.random() < p:
                 name = names[int(rng.integers(0, len(names)))]
                 offer = {**offer, "other": {**offer["other"], name: offer["other"][name] + 1}}
-        return json.dumps({"utterance": self.render(context, offer), "offer": offer},
-                          ensure_ascii=False, separators=(",", ":"))
+        move = (context["mode"], context.get("tactic"), context.get("mention"), context.get("warning"))
+        try:
+            offer_json, move_json = dumps_compact(offer), dumps_compact(move)
+        except (TypeError, ValueError, RecursionError):  # not JSON data (only outside the backend)
+            return dumps_compact({"utterance": _say(*move, offer), "offer": offer})
+        utterance = _said(move_json, offer_json, move, offer)
+        # = dumps_compact({"utterance": utterance, "offer": offer}), the offer's text reused
+        return '{"utterance":' + dumps_compact(utterance) + ',"offer":' + offer_json + "}"
 
     def parse(self, text: str):
         data = self.load_json(text)

@@ -34,7 +34,9 @@ class CallStats:
     backend_errors: int = 0
 
     def _bump(self, task_id: str, what: str) -> None:
-        row = self.by_task.setdefault(task_id, {"calls": 0, "retries": 0, "fallbacks": 0})
+        row = self.by_task.get(task_id)
+        if row is None:
+            row = self.by_task[task_id] = {"calls": 0, "retries": 0, "fallbacks": 0}
         row[what] += 1
 
 

@@ -22,6 +22,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from mockllm.backend import Message
+from mockllm.jsontext import dumps_compact, loads
 from simcore.errors import ParseError, UnrecognisedPrompt
 
 CONTEXT_HEADER = "### CONTEXT"
@@ -32,7 +33,7 @@ TASK_MODULES = ("mockllm.travel", "mockllm.scorable", "mockllm.astra", "mockllm.
 
 _TASKS: dict[str, "Task"] = {}
 _SYSTEM_CACHE: dict[tuple[str, str], Message] = {}
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_dumps = dumps_compact  # the text of json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 _loaded = False
 
 
@@ -84,7 +85,7 @@ class Task:
         if start < 0 or end < start:
             raise ParseError(self.id, "no JSON object", text)
         try:
-            return json.loads(text[start:end + 1])
+            return loads(text[start:end + 1])
         except json.JSONDecodeError as exc:
             raise ParseError(self.id, f"invalid JSON: {exc.msg}", text) from None
 
@@ -139,7 +140,7 @@ def read_prompt(messages) -> tuple[Task, dict]:
     if not user.startswith(CONTEXT_HEADER):
         raise UnrecognisedPrompt(f"prompt for task {task_id!r} has no '{CONTEXT_HEADER}' block")
     try:
-        context = json.loads(user[len(CONTEXT_HEADER) + 1:])
+        context = loads(user[len(CONTEXT_HEADER) + 1:])
     except (json.JSONDecodeError, RecursionError):
         raise UnrecognisedPrompt(f"prompt for task {task_id!r}: context is not a JSON object") from None
     if not isinstance(context, dict):
