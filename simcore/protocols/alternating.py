@@ -159,8 +159,7 @@ class AlternatingProtocol:
                     intent["offer"] = list(offer)
                     intent["offer_text"] = domain.describe_outcome(offer)
                     hidden["true_scores"] = [agent_scores[offer], partner_scores[offer]]
-                emit(speaker=role, phase=intent.get("mode", action.kind), round=rnd, intent=intent,
-                     text=action.text, hidden=hidden)
+                emit(role, intent.get("mode", action.kind), rnd, action.text, intent, hidden)
                 if reason:
                     invalid += 1
                     emit(speaker="system", phase="invalid", round=rnd, text=f"{role}'s offer rejected: {reason}",
