@@ -95,7 +95,7 @@ def _say(mode, tactic, mention, warning, offer) -> str:
 
 
 _SAID: dict[tuple[str, str], str] = {}
-_SAID_MAX = 100_000
+_SAID_MAX = 20_000  # (an ASTRA study says about 300 different things)
 
 
 def _said(move_json: str, offer_json: str, move: tuple, offer) -> str:
