@@ -76,20 +76,14 @@ def echo_estimate(game: Game, deals: Sequence[Sequence[int]]) -> tuple[np.ndarra
 
 def _accept_from_sorted(est_scores: np.ndarray, ranked: np.ndarray, rule: str, assumed_share: float,
                         assumed_threshold: float) -> np.ndarray:
+    """(n_deals,) bool: deals another party is predicted to accept, from its estimated
+    scores (``ranked``: the same, sorted).  ``share``: the best ``assumed_share`` of all
+    deals by the estimate (ties included); ``threshold``: estimated score >=
+    ``assumed_threshold``."""
     if rule == "threshold":
         return est_scores >= assumed_threshold - 1e-9
     k = max(1, int(math.ceil(assumed_share * est_scores.size)))
     return est_scores >= ranked[est_scores.size - k] - 1e-9
-
-
-def predicted_accept(game: Game, est_scores: np.ndarray, rule: str = "share", assumed_share: float = 0.5,
-                     assumed_threshold: float = 50.0) -> np.ndarray:
-    """(n_deals,) bool: deals another party is predicted to accept, from its estimated scores.
-
-    ``share``: the best ``assumed_share`` of all deals by the estimate (ties included);
-    ``threshold``: estimated score >= ``assumed_threshold``.
-    """
-    return _accept_from_sorted(est_scores, np.sort(est_scores), rule, assumed_share, assumed_threshold)
 
 
 @attrs.frozen(eq=False)
