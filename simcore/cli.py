@@ -143,6 +143,15 @@ def scenarios_show(scenario_id):
 
 
 @cli.command()
+@click.argument("system", required=False)
+def roles(system):
+    """The roles each paper gives to an LLM: passage, stand-in, evidence and family."""
+    from simcore.roles import describe_roles
+
+    click.echo(describe_roles(system), nl=False)
+
+
+@cli.command()
 @click.option("--check", is_flag=True, help="Only compare with the stored files; exit 1 on a difference.")
 def playthroughs(check):
     """Regenerate the golden playthrough files under tests/playthroughs/ (in a checkout)."""

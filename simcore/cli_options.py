@@ -94,6 +94,11 @@ def sweep_options(fn: Callable) -> Callable:
         click.option("--overwrite", is_flag=True, default=False, expose_value=False,
                      callback=_store_sweep_option,
                      help="Replace the results already in --out (refused otherwise)."),
+        click.option("--robustness", "robustness", is_flag=False, flag_value="all", default=None,
+                     metavar="[ROLE,...]", expose_value=False, callback=_store_sweep_option,
+                     help="Run the headline comparison once per stand-in of each LLM role's family "
+                          "(or of the named roles; `simcore roles` lists them) and write a table of "
+                          "each claim under each stand-in: robustness.json and robustness-*.csv."),
         click.option("--executor", type=click.Choice(EXECUTORS), default=None, expose_value=False,
                      callback=_store_sweep_option,
                      help="Where jobs run: auto (inline for 1 worker, else process pool), inline, process, "

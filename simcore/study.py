@@ -288,7 +288,7 @@ def write_outputs(out_dir: str, summary: Summary, outputs: Sequence[JobOutput]) 
             write_jsonl(out.events, fh)
 
 
-SWEEP_OPTIONS = ("grid", "replicates", "resume", "executor", "scheduler", "overwrite")
+SWEEP_OPTIONS = ("grid", "replicates", "resume", "executor", "scheduler", "overwrite", "robustness")
 
 
 def _context_sweep_options() -> dict:
@@ -326,6 +326,14 @@ def _context_transport() -> tuple[int, str | None]:
     ctx = click.get_current_context(silent=True)
     meta = ctx.meta.get(BACKEND_META, {}) if ctx is not None else {}
     return int(meta.get("concurrency") or 1), meta.get("log_calls")
+
+
+def _system_of(study_path: str) -> str:
+    """The system name of the study at ``study_path`` ("module:attr")."""
+    import importlib
+
+    module, _, attr = study_path.partition(":")
+    return getattr(importlib.import_module(module), attr).name
 
 
 def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = None,
@@ -367,6 +375,21 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     if overwrite and resume:
         raise InputError("--overwrite", "", "cannot be combined with --resume (one replaces the results, "
                          "the other continues them)")
+    robustness = opts.get("robustness")
+    if robustness:
+        if grid or replicates is not None or resume:
+            raise InputError("--robustness", str(robustness), "runs the study once per stand-in; it cannot be "
+                                                               "combined with --grid, --replicates or --resume")
+        if out is not None:
+            from simcore.files import prepare_out_dir
+
+            prepare_out_dir(out, kind="run", overwrite=overwrite)
+        from simcore.robustness import run_robustness
+
+        role_ids = None if robustness == "all" else [r.strip() for r in str(robustness).split(",") if r.strip()]
+        run_robustness(study_path, config, _system_of(study_path),
+                       workers=workers, out=out, progress=progress, echo=click.echo, role_ids=role_ids)
+        return None
     if grid or replicates is not None:
         if _context_transport() != (1, None):
             raise InputError("--concurrency", "", "--concurrency and --log-calls apply to a plain run, not a sweep")
