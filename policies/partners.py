@@ -11,7 +11,11 @@ counter-offers.  Offers are chosen from the domain's outcome space by a target
 
 | partner | opening target | concession | accepts an agent offer when own score >= | source |
 |---|---|---|---|---|
-| ``base`` | ``open_share`` (0.85) x max | ``step`` (1 point) every ``concede_every`` (2) own offers, down to ``floor_share`` (0.5) x max; never states the same one-sided offer (own score >= ``one_sided_share`` 0.75 x max) more than ``repeat_limit`` (2) times in a row -- the third time its target drops below that offer | its current target; after the deadline notice, its floor (0.5 x max) | choice: simcore's stand-in for the paper's GPT-4o "Partner-Base" (Table 1), an LLM prompted to negotiate for itself; the paper gives no numbers for it, so every value here is simcore's (opens high, concedes slowly, settles at half its maximum near the deadline) |
+| ``base`` (``base-partner-v1``) | ``open_share`` (0.85) x max | ``step`` (1 point) every ``concede_every`` (2) own offers, down to ``floor_share`` (0.5) x max; never states the same one-sided offer (own score >= ``one_sided_share`` 0.75 x max) more than ``repeat_limit`` (2) times in a row -- the third time its target drops below that offer | its current target; after the deadline notice, its floor (0.5 x max) | choice: simcore's first stand-in for the paper's GPT-4o "Partner-Base" (Table 1), set before the paper's transcripts were read (opens high, concedes slowly, settles at half its maximum near the deadline); against itself it reaches no deal on CaSiNo, where humans reach one in 97.6% of dialogues. Kept as the tough member of the partner family |
+| ``base-transcripts`` (``base-partner-v2``, the default) | ``open_share`` 20/36 of max | 1 point after every own offer, down to 15/36 of max | its current target; after the deadline notice, its floor | built from the GPT-4o partner's own turns in the paper's transcripts (Table 7, Figures 10-11, Table 9; docs/astra.md "The partner stand-in"): openings 21, 19, 19, 26 (median 20 of 36); 9 points conceded over 8 further offers (about 1 per offer); lowest offers 18, 17, 15 (floor 15); Table 7's acceptance of 19 after its own 18 |
+| ``base-firm`` (``base-partner-firm-v1``) | 26/36 | 1 point every 2 own offers, down to 18/36 | as base | the same transcripts read toward toughness: Table 9's opening 26, Table 7's holding its offer between concessions, its lowest offer 18 |
+| ``base-human`` (``base-partner-human-v1``) | 23/36 | 1 point after every own offer, down to 16/36 | as base | CaSiNo's human negotiators (Chawla et al. 2021, 1,005 agreed dialogues): the 90th and 10th percentiles of the points a participant took in a deal |
+| ``base-soft`` (``base-partner-soft-v1``) | 18/36 (the even split) | 1 point after every own offer, down to 14/36 | as base | the soft end of the range: opens at the even split; floor at CaSiNo's 5th percentile of deal points |
 | ``greedy`` | max | 1 point every 3 offers, floor 0.75 x max | its target; after the deadline notice 0.6 x max | choice: stand-in for Table 1 "Partner-Greedy" (a personality prompt) |
 | ``fair`` | 0.5 x max (its perceived fair split), never moves | none | 0.5 x max - 1 | choice: stand-in for Table 1 "Partner-Fair"; 4.1 "even fair-oriented agents strictly adhering to their perceived fair deal" |
 | ``boulware`` | max | time-based aspiration ``u(t) = u_max - (u_max - u_res) * t**e``, ``t = (round-1)/(round_limit-1)``, ``e = 4`` (NegMAS "boulware"; Faratin's beta = 1/e) | ``u(t)`` | not in the paper: a classic time-dependent tactic (Faratin et al. 1998) added for comparison |
@@ -35,6 +39,7 @@ then the highest partner score under the IPP.
 from __future__ import annotations
 
 import bisect
+import statistics
 from typing import Optional
 
 import attrs
@@ -64,8 +69,34 @@ class PartnerParams:
     mention: bool = attrs.field(default=True, metadata={"source": "choice (stand-in for Table 1's GPT-4o partner; the paper gives no numbers): names its top item with its first offer (base, greedy, fair); the time-based partners do not talk about preferences"})
 
 
+#: the GPT-4o partner's own behaviour in the paper's transcripts (points of 36, CaSiNo): openings
+#: (Table 7, Fig. 10, Fig. 11, Table 9), lowest offers, and points conceded / further offers made
+#: Table 7: 21, 21, 20, 18 (then accepts 19); Fig. 10: 19, 17; Fig. 11: 19, 19, 19, 15, 15; Table 9: opens
+#: 26, then offers itself 17 -- that drop is the "preference inconsistency" Table 9 lists as an error,
+#: so Table 9 gives an opening only
+TRANSCRIPT_OPENINGS = (21, 19, 19, 26)
+TRANSCRIPT_LOWEST = (18, 17, 15)
+TRANSCRIPT_CONCESSIONS = (3, 2, 4)
+TRANSCRIPT_FURTHER_OFFERS = (3, 1, 4)
+#: CaSiNo (Chawla et al. 2021): 1,005 of 1,030 dialogues end in a deal; points a participant took in a
+#: deal: 5th, 10th, 50th, 90th percentiles and mean
+CASINO_DEAL_RATE = 1005 / 1030
+CASINO_DEAL_POINTS = {"p5": 14.0, "p10": 16.0, "p50": 19.0, "p90": 23.0, "mean": 18.98}
+_CASINO_MAX = 36.0
+
 PARTNER_PARAMS = {
     "base": PartnerParams("base"),
+    "base-transcripts": PartnerParams(
+        "base-transcripts", open_share=statistics.median(TRANSCRIPT_OPENINGS) / _CASINO_MAX,
+        step=float(round(sum(TRANSCRIPT_CONCESSIONS) / sum(TRANSCRIPT_FURTHER_OFFERS))), concede_every=1,
+        floor_share=min(TRANSCRIPT_LOWEST) / _CASINO_MAX, repeat_limit=None),
+    "base-firm": PartnerParams("base-firm", open_share=26 / _CASINO_MAX, step=1.0, concede_every=2,
+                               floor_share=18 / _CASINO_MAX, repeat_limit=None),
+    "base-human": PartnerParams("base-human", open_share=CASINO_DEAL_POINTS["p90"] / _CASINO_MAX, step=1.0,
+                                concede_every=1, floor_share=CASINO_DEAL_POINTS["p10"] / _CASINO_MAX,
+                                repeat_limit=None),
+    "base-soft": PartnerParams("base-soft", open_share=0.5, step=1.0, concede_every=1,
+                               floor_share=CASINO_DEAL_POINTS["p5"] / _CASINO_MAX, repeat_limit=None),
     "greedy": PartnerParams("greedy", open_share=1.0, step=1.0, concede_every=3, floor_share=0.75,
                             deadline_share=0.6, repeat_limit=None),
     "fair": PartnerParams("fair", open_share=0.5, step=0.0, floor_share=0.5, repeat_limit=None, fixed=True,

@@ -127,10 +127,16 @@ def test_partner_registry_kwargs_equal_the_partner_rules():
 
     from policies.partners import PARTNER_PARAMS
     from simcore.registry import resolve
-    from simcore.studies.astra import PARTNERS
+    from simcore.studies.astra import BASE_PARTNERS, PARTNERS
 
-    for name, pid in PARTNERS.items():
-        assert dict(resolve("policy", pid).kwargs) == attrs.asdict(PARTNER_PARAMS[name])
+    kinds = {pid: name for name, pid in PARTNERS.items() if name != "base"}
+    kinds.update(BASE_PARTNERS)
+    for pid, kind in kinds.items():
+        got, want = dict(resolve("policy", pid).kwargs), attrs.asdict(PARTNER_PARAMS[kind])
+        assert got.keys() == want.keys() and all(got[k] == pytest.approx(want[k]) for k in want
+                                                 if isinstance(want[k], float)), pid
+        assert {k: v for k, v in got.items() if not isinstance(v, float)} == \
+            {k: v for k, v in want.items() if not isinstance(v, float)}
 
 
 def test_unknown_agent_parameter_is_named():

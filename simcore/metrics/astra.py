@@ -11,6 +11,7 @@ pairing (``aggregate``):
 | ``agreement_rate`` | agreements / episodes |
 | ``walk_away_rate`` | episodes ended by a walk-away / episodes |
 | ``pareto_optimal_share`` | agent offers that are Pareto-optimal under both sides' true values / all agent offers |
+| ``partner_pareto_optimal_share`` | the same share for the partner's offers (Figure 7 sets the two side by side) |
 | ``pareto_distance_mean`` | mean Euclidean distance, in (agent score, partner score) space, from each agent offer to the nearest Pareto-optimal outcome |
 | ``priority_match_rate`` | episodes whose final inferred partner priority order equals the partner's true order / episodes with an inferred order |
 | ``invalid_moves`` | offers the protocol rejected (over-specified units, unknown values), total |
@@ -76,6 +77,7 @@ def aggregate(records: Sequence[Mapping]) -> dict:
     n = len(records)
     agreed = [r for r in records if r["status"] == "agreement"]
     offers = sum(r["agent_offers"] for r in records)
+    p_offers = sum(r.get("partner_offers", 0) for r in records)
     matched = [r["priority_match"] for r in records if r["priority_match"] is not None]
     return {
         "episodes": n,
@@ -89,6 +91,8 @@ def aggregate(records: Sequence[Mapping]) -> dict:
         "walk_away_rate": _r(sum(1 for r in records if r["status"] == "walk_away") / n if n else None),
         "pareto_optimal_share": _r(sum(r["pareto_optimal"] for r in records) / offers if offers else None),
         "pareto_distance_mean": _r(sum(r["pareto_distance_sum"] for r in records) / offers if offers else None),
+        "partner_pareto_optimal_share": _r(sum(r.get("partner_pareto_optimal", 0) for r in records) / p_offers
+                                           if p_offers else None),
         "priority_match_rate": _r(_mean(1.0 if m else 0.0 for m in matched)),
         "mean_rounds": _r(_mean(r["rounds"] for r in records)),
         "invalid_moves": int(sum(r["invalid_moves"] for r in records)),

@@ -65,6 +65,10 @@ def _run_section(run: load.Run, sample: int, first: bool) -> tuple[str, list[tup
             body = page.missing("step-throughs: transcripts.jsonl holds no negotiation (a run with "
                                 "--no-transcripts, or --keep-transcripts 0).")
         parts.append(page.section("Step through a negotiation", body, f"{run.system}-steps", level=3))
+    robust = run.robustness
+    if robust is not None:
+        parts.append(page.section("Headlines across the stand-ins of each LLM role", robustness_body(robust),
+                                  f"{run.system}-robustness", level=3))
     sid = f"sys-{run.system}"
     toc.append((sid, run.system))
     return page.section(f"{run.system}: {run.path}", "".join(parts), sid, first=first), toc
@@ -77,6 +81,34 @@ def _sweep_section(sw: load.Sweep, first: bool) -> tuple[str, list[tuple[str, st
     return page.section(f"{sw.system} sweep: {sw.path}", sweep_mod.body(sw), sid, first=first), [(sid, f"{sw.system} sweep")]
 
 
+def robustness_body(data: dict) -> str:
+    """One table per role: each claim under each stand-in, its range and where its direction holds."""
+    out = []
+    for role_id, role in data["roles"].items():
+        names = [m["name"] for m in role["members"]]
+        rows = []
+        for claim in role["claims"].values():
+            vals = claim["values"]
+            rows.append([claim.get("text", ""), claim.get("paper", ""),
+                         *(vals.get(n) for n in names),
+                         f"{claim.get('holds', '?')} of {claim.get('n', '?')}"])
+        members = "".join(f"<li><b>{page.esc(m['name'])}</b>"
+                          f"{' (default)' if m['name'] == role.get('default') else ''}: "
+                          f"{page.esc(m.get('description', ''))}</li>" for m in role["members"])
+        out.append(page.note(f"{role_id}: played in the paper by {role.get('llm', '?')} "
+                             f"({role.get('passage', '')}). Each column is the same study and seed with only "
+                             f"this role's stand-in changed.")
+                   + page.table(["claim", "paper", *names, "direction holds under"], rows)
+                   + f'<ul class="sample">{members}</ul>')
+    return "".join(out)
+
+
+def _robustness_section(item: load.Robustness, first: bool) -> tuple[str, list[tuple[str, str]]]:
+    sid = f"robust-{item.system}"
+    return (page.section(f"{item.system} across stand-ins: {item.path}", robustness_body(item.data), sid,
+                         first=first), [(sid, f"{item.system} robustness")])
+
+
 def render(run_dir: str, *, negotiation: str | None = None, sample: int = SAMPLE) -> str:
     """The HTML text of the report of ``run_dir``."""
     found = load.discover(run_dir)
@@ -84,11 +116,16 @@ def render(run_dir: str, *, negotiation: str | None = None, sample: int = SAMPLE
         return _negotiation_page(run_dir, found, negotiation)
     body, toc = [], []
     for k, item in enumerate(found):
-        html, t = (_sweep_section(item, k == 0) if isinstance(item, load.Sweep)
-                   else _run_section(item, sample, k == 0))
+        if isinstance(item, load.Sweep):
+            html, t = _sweep_section(item, k == 0)
+        elif isinstance(item, load.Robustness):
+            html, t = _robustness_section(item, k == 0)
+        else:
+            html, t = _run_section(item, sample, k == 0)
         body.append(html)
         toc += t
-    kinds = ", ".join(("sweep of " if isinstance(f, load.Sweep) else "") + f.system for f in found)
+    kinds = ", ".join(("sweep of " if isinstance(f, load.Sweep) else "")
+                      + f.system + (" (robustness)" if isinstance(f, load.Robustness) else "") for f in found)
     sub = [f"Run directory: {run_dir}", f"Contents: {kinds}",
            "Self-contained page: figures are inline SVG; nothing is loaded from the network."]
     return page.document("simcore report", sub, toc, "".join(body))

@@ -29,7 +29,17 @@ from simcore.studies import STUDIES
 from simcore.transcript import Event, jsonl_lines
 
 TRANSCRIPT = "transcripts.jsonl"
+ROBUSTNESS = "robustness.json"
 _PREFIX = '{"run":"'
+
+
+def robustness_path(path: str) -> str | None:
+    """``robustness.json`` of a run directory: in it, or in its ``robustness/`` subdirectory
+    (``simcore run SYSTEM --robustness --out OUT/robustness`` beside a plain run in OUT)."""
+    for p in (os.path.join(path, ROBUSTNESS), os.path.join(path, "robustness", ROBUSTNESS)):
+        if os.path.isfile(p):
+            return p
+    return None
 
 
 @attrs.frozen
@@ -44,6 +54,35 @@ class Run:
     def transcript(self) -> str | None:
         p = os.path.join(self.path, TRANSCRIPT)
         return p if os.path.isfile(p) else None
+
+    @property
+    def robustness(self) -> dict | None:
+        path = robustness_path(self.path)
+        return None if path is None else load_robustness(path)
+
+
+@attrs.frozen
+class Robustness:
+    """``simcore run SYSTEM --robustness`` output with no plain run beside it."""
+
+    path: str
+    system: str
+    data: dict
+
+
+def load_robustness(path: str) -> dict:
+    """A robustness.json, checked for the shape the report reads."""
+    data = _json(path)
+    roles = data.get("roles") if isinstance(data, dict) else None
+    if not isinstance(roles, dict) or data.get("system") not in STUDIES:
+        raise InputError(path, "roles", "not a robustness summary written by this simcore version")
+    for role_id, role in roles.items():
+        if not (isinstance(role, dict) and isinstance(role.get("members"), list)
+                and isinstance(role.get("claims"), dict)
+                and all(isinstance(m, dict) and isinstance(m.get("name"), str) for m in role["members"])
+                and all(isinstance(c, dict) and isinstance(c.get("values"), dict) for c in role["claims"].values())):
+            raise InputError(path, f"roles.{role_id}", "not a role's results as simcore writes them")
+    return data
 
 
 @attrs.frozen
@@ -98,7 +137,7 @@ def load_sweep(path: str) -> Sweep:
     return Sweep(path, system, summary)
 
 
-def discover(path: str) -> list[Run | Sweep]:
+def discover(path: str) -> list[Run | Sweep | Robustness]:
     """The runs and sweeps in ``path`` (itself, or its per-system subdirectories)."""
     if not os.path.isdir(path):
         raise InputError(path, "", "no such directory" if not os.path.exists(path) else "not a directory")
@@ -106,15 +145,21 @@ def discover(path: str) -> list[Run | Sweep]:
         return [load_sweep(path)]
     if os.path.isfile(os.path.join(path, "metrics.json")):
         return [load_run(path)]
-    found: list[Run | Sweep] = []
+    if os.path.isfile(os.path.join(path, ROBUSTNESS)):
+        data = load_robustness(os.path.join(path, ROBUSTNESS))
+        return [Robustness(path, data["system"], data)]
+    found: list[Run | Sweep | Robustness] = []
     for name in STUDIES:
         sub = os.path.join(path, name)
         if os.path.isfile(os.path.join(sub, "sweep.json")):
             found.append(load_sweep(sub))
         elif os.path.isfile(os.path.join(sub, "metrics.json")):
             found.append(load_run(sub))
+        elif os.path.isfile(os.path.join(sub, ROBUSTNESS)):
+            data = load_robustness(os.path.join(sub, ROBUSTNESS))
+            found.append(Robustness(sub, data["system"], data))
     if not found:
-        raise InputError(path, "", "holds no simcore run: no metrics.json or sweep.json here or in "
+        raise InputError(path, "", "holds no simcore run: no metrics.json, sweep.json or robustness.json here or in "
                                    f"{'/, '.join(STUDIES)}/ (run `simcore run ... --out DIR` first)")
     return found
 

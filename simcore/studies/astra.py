@@ -41,14 +41,39 @@ SYSTEM = "astra"
 # study name -> registry id; "astra" / "no-astra" are the current versions, "-v1" the readings
 # before issue 10 (tactic order REO-first, NCR only against unfair offers, SI toward the agent's
 # ideal, S_max held, deadline rule in the last two rounds)
+# "partner": the base partner (--base-partner) in the agent's seat, for partner-vs-partner episodes
 AGENTS = {"astra": "astra-agent-v2", "no-astra": "no-astra-agent-v2",
-          "astra-v1": "astra-agent-v1", "no-astra-v1": "no-astra-agent-v1"}
+          "astra-v1": "astra-agent-v1", "no-astra-v1": "no-astra-agent-v1", "partner": None}
 DEFAULT_AGENTS = ("astra", "no-astra")
-PARTNERS = {"base": "base-partner-v1", "greedy": "greedy-partner-v1", "fair": "fair-partner-v1",
+# study name -> registry id; "base" is the stand-in chosen by --base-partner (BASE_PARTNERS)
+PARTNERS = {"base": "base-partner-v2", "greedy": "greedy-partner-v1", "fair": "fair-partner-v1",
             "boulware": "boulware-partner-v1", "conceder": "conceder-partner-v1"}
+# the family of stand-ins for Table 1's GPT-4o "Partner-Base" (the astra.partner role): registry id ->
+# policies.partners kind
+BASE_PARTNERS = {"base-partner-v1": "base", "base-partner-v2": "base-transcripts",
+                 "base-partner-firm-v1": "base-firm", "base-partner-human-v1": "base-human",
+                 "base-partner-soft-v1": "base-soft"}
+DEFAULT_BASE_PARTNER = "base-partner-v2"
 SETUPS = ("integrative", "distributive", "mixed")
 WEIGHT_PAIRS = ((0.0, 1.0), (0.15, 0.85), (0.35, 0.65), (0.5, 0.5), (0.75, 0.25), (1.0, 0.0))  # Table 4
 PROTOCOL_ID = "alternating-offers-v1"
+
+# what each stand-in for the GPT-4o Partner-Base is built from (policies.partners gives the numbers)
+PARTNER_EVIDENCE = {
+    "base": "none from the paper: simcore's first stand-in, set before the transcripts were read (opens at 0.85 "
+            "of its maximum, 1 point every 2 offers, floor 0.5); the tough member of the family",
+    "base-transcripts": "the GPT-4o partner's own turns in the paper's transcripts: openings 21, 19, 19, 26 "
+                        "(Table 7, Fig. 10, Fig. 11, Table 9; median 20 of 36), 9 points conceded over 8 further "
+                        "offers (Table 7, Figs. 10-11; 1 per offer), lowest offers 18, 17, 15 (floor 15), Table 7's "
+                        "acceptance of an offer worth 19 to it after its own 18 (accepts at its current target)",
+    "base-firm": "the same transcripts read toward toughness: Table 9's opening 26, 1 point every 2 offers "
+                 "(Table 7 holds 21 twice), floor 18 (Table 7's lowest offer)",
+    "base-human": "CaSiNo's human negotiators (Chawla et al. 2021; 1,005 of 1,030 dialogues agreed): opens at the "
+                  "90th percentile (23) and stops at the 10th (16) of the points a participant took in a deal; "
+                  "1 point per offer",
+    "base-soft": "the soft end: opens at the even split (18 of 36), 1 point per offer, floor at CaSiNo's 5th "
+                 "percentile of deal points (14)",
+}
 
 REGISTRY = [
     dict(kind="scenario", id="casino-v1", entry_point="scenarios.bilateral:load_domain",
@@ -80,8 +105,95 @@ REGISTRY = [
     dict(kind="policy", id=pid, entry_point="policies.partners:make_partner",
          kwargs={"kind": name, **PARTNER_KWARGS[name]},
          description=f"{name} partner", meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "partner"})
-    for name, pid in PARTNERS.items()
+    for name, pid in PARTNERS.items() if name != "base"
+] + [
+    dict(kind="policy", id=pid, entry_point="policies.partners:make_partner",
+         kwargs={"kind": kind, **PARTNER_KWARGS[kind]},
+         description=f"stand-in for the paper's GPT-4o Partner-Base ({kind}; see `simcore roles astra`)",
+         meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "partner", "evidence": PARTNER_EVIDENCE[kind]})
+    for pid, kind in BASE_PARTNERS.items()
 ]
+
+
+# ------------------------------------------------------------------ roles and claims
+def _pair(metrics, agent, partner="base"):
+    return (metrics.get("results") or {}).get(f"{agent}__{partner}") or {}
+
+
+def _diff(a, b):
+    return None if a is None or b is None else a - b
+
+
+def _shape(kw) -> str:
+    """A partner's concession rule in CaSiNo points (of 36)."""
+    every = "" if kw["concede_every"] == 1 else f" every {kw['concede_every']} offers"
+    return (f"opens at {kw['open_share'] * 36:.0f} of 36, concedes {kw['step']:g} point{every}, "
+            f"stops at {kw['floor_share'] * 36:.0f}")
+
+
+def _roles():
+    from simcore.roles import Evidence, Role, StandIn
+
+    from policies.partners import (CASINO_DEAL_POINTS, TRANSCRIPT_CONCESSIONS, TRANSCRIPT_FURTHER_OFFERS,
+                                   TRANSCRIPT_LOWEST, TRANSCRIPT_OPENINGS)
+
+    label = {"base-partner-v1": "tough", "base-partner-firm-v1": "firm", "base-partner-v2": "transcripts",
+             "base-partner-human-v1": "human-like", "base-partner-soft-v1": "soft"}
+    order = ("base-partner-v1", "base-partner-firm-v1", "base-partner-v2", "base-partner-human-v1",
+             "base-partner-soft-v1")
+    kw = PARTNER_KWARGS["base-transcripts"]
+    return (Role(
+        id="astra.partner", system=SYSTEM, llm="GPT-4o (2024-08-06), temperature 1.0 (Appendix B.1)",
+        passage="§3.2 'The partner agent is primarily powered by GPT-4o'; Table 1 'Partner-Base'; §5: 'an LLM-based "
+                "Partner Agent operating solely on an instructional negotiation prompt'",
+        stand_in=DEFAULT_BASE_PARTNER,
+        parameters=(
+            Evidence("open_share", round(kw["open_share"], 4),
+                     f"median of the partner's openings {TRANSCRIPT_OPENINGS} in Table 7, Fig. 10, Fig. 11, "
+                     f"Table 9, of 36"),
+            Evidence("step / concede_every", (kw["step"], kw["concede_every"]),
+                     f"{sum(TRANSCRIPT_CONCESSIONS)} points conceded over {sum(TRANSCRIPT_FURTHER_OFFERS)} further "
+                     f"offers (Table 7: 21,21,20,18; Fig. 10: 19,17; Fig. 11: 19,19,19,15,15)"),
+            Evidence("floor_share", round(kw["floor_share"], 4),
+                     f"the lowest of its lowest offers {TRANSCRIPT_LOWEST} (Table 7, Figs. 10-11), of 36"),
+            Evidence("accept level", "its current target",
+                     "Table 7: accepts the agent's offer worth 19 to it right after offering itself 18, and "
+                     "rejects offers worth 10 and 14 while its own stood at 21 and 20"),
+        ),
+        built_from="only the partner's own turns in the paper's transcripts (Table 7, Figures 10-11, Table 9), "
+                   "read before ASTRA was run against it",
+        left_to_test=f"Table 1 and Table 2 (ASTRA against its partner; never used to set a value); CaSiNo's human "
+                     f"negotiators (97.6% deals, {CASINO_DEAL_POINTS['mean']} points each), which the partner "
+                     f"against itself is compared with (`simcore run astra --agents partner --partners base`)",
+        family=tuple(StandIn(label[pid], {"base_partner": pid}, f"{pid}: {_shape(PARTNER_KWARGS[BASE_PARTNERS[pid]])}",
+                             PARTNER_EVIDENCE[BASE_PARTNERS[pid]])
+                     for pid in order),
+        default=label[DEFAULT_BASE_PARTNER]),)
+
+
+def _claims():
+    from simcore.roles import Claim
+
+    return (
+        Claim("astra_beats_partner_all", "ASTRA scores more than its partner (all episodes)",
+              "20.69 vs 12.33 (Table 1)",
+              lambda m: _diff(_pair(m, "astra").get("agent_score_all"), _pair(m, "astra").get("partner_score_all"))),
+        Claim("astra_beats_partner_agreed", "ASTRA scores more than its partner (agreements)",
+              "24.34 vs 14.50 (Table 1)",
+              lambda m: _diff(_pair(m, "astra").get("agent_score_agreed"),
+                              _pair(m, "astra").get("partner_score_agreed"))),
+        Claim("astra_beats_no_astra", "ASTRA scores more than the agent without it (agreements)",
+              "24.34 vs 20.75 (Table 1, §4.1)",
+              lambda m: _diff(_pair(m, "astra").get("agent_score_agreed"),
+                              _pair(m, "no-astra").get("agent_score_agreed"))),
+        Claim("astra_walks_away_more", "ASTRA walks away more often than the agent without it",
+              "17% vs 4% (Table 1)",
+              lambda m: _diff(_pair(m, "astra").get("walk_away_rate"), _pair(m, "no-astra").get("walk_away_rate"))),
+        Claim("astra_offers_nearer_frontier", "ASTRA's offers are Pareto-optimal more often than its partner's",
+              "Figure 7 (no figure given)",
+              lambda m: _diff(_pair(m, "astra").get("pareto_optimal_share"),
+                              _pair(m, "astra").get("partner_pareto_optimal_share"))),
+    )
 
 
 # ------------------------------------------------------------------ config
@@ -144,6 +256,9 @@ class AstraConfig:
     weights_sweep: bool = False
     sweep_partner: str = attrs.field(default="base", validator=attrs.validators.in_(tuple(PARTNERS)))
     keep_transcripts: bool = True
+    # the stand-in playing Table 1's GPT-4o Partner-Base (the "base" partner, and "partner" in the agent's seat)
+    base_partner: str = attrs.field(default=DEFAULT_BASE_PARTNER,
+                                    validator=attrs.validators.in_(tuple(BASE_PARTNERS)))
 
 
 def _wkey(alpha, beta) -> str:
@@ -164,12 +279,24 @@ def _front(domain, pv):
     return got
 
 
-def build_agent(kind: str, domain, client, rng, params=None, choices=None):
+def build_partner(partner_id: str, domain, values, client, rng, side: str = "partner", overrides=None):
+    """The partner registered as ``partner_id`` in the ``side`` seat, with ``PartnerParams`` overrides."""
+    from simcore.registry import make
+
+    return make("policy", partner_id, domain=domain, values=values, client=client, rng=rng, side=side,
+                **(overrides or {}))
+
+
+def build_agent(kind: str, domain, client, rng, params=None, choices=None, base_partner: str = DEFAULT_BASE_PARTNER,
+                partner_overrides=None):
     """The study's agent ``kind`` (a key of :data:`AGENTS`) from its registry entry with
     ``choices`` (flat parameter overrides); with an explicit ``params``
-    (:class:`policies.astra.AgentParams`) the class is built with exactly those."""
+    (:class:`policies.astra.AgentParams`) the class is built with exactly those.  ``partner``
+    is ``base_partner`` in the agent's seat (with the partner overrides)."""
     from simcore.registry import make, resolve
 
+    if kind == "partner":
+        return build_partner(base_partner, domain, domain.agent, client, rng, "agent", partner_overrides)
     spec = resolve("policy", AGENTS[kind])
     if params is not None:
         extra = {k: v for k, v in spec.kwargs.items() if k in NO_ASTRA_EXTRA}
@@ -180,11 +307,11 @@ def build_agent(kind: str, domain, client, rng, params=None, choices=None):
 def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *, run_id: str,
                  params=None, backend=None, round_limit: int = 15, no_deal_payoff: str = "zero",
                  partner_overrides: dict | None = None, choices: dict | None = None, notice_rounds: int = 2,
-                 stats=None):
-    """One negotiation; returns (Episode, record dict).  ``stats`` (a
+                 stats=None, base_partner: str = DEFAULT_BASE_PARTNER):
+    """One negotiation; returns (Episode, record dict).  ``partner_kind`` is a key of
+    :data:`PARTNERS` ("base": the stand-in ``base_partner``).  ``stats`` (a
     :class:`mockllm.client.CallStats`), when given, gets both sides' model-call counts."""
     from mockllm.client import ModelClient
-    from policies.partners import make_partner
     from simcore.metrics.astra import pareto_stats
     from simcore.protocols.alternating import AlternatingProtocol
     from simcore.registry import make
@@ -194,28 +321,35 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
     k = int(child(seq, "setup").integers(len(pool))) if len(pool) > 1 else 0
     pv = pool[k]
     a_client, p_client = ModelClient(backend), ModelClient(backend)
-    agent = build_agent(agent_kind, domain, a_client, child(seq, "agent"), params, choices)
-    partner = make_partner(partner_kind, domain, pv, p_client, child(seq, "partner"), **(partner_overrides or {}))
+    agent = build_agent(agent_kind, domain, a_client, child(seq, "agent"), params, choices, base_partner,
+                        partner_overrides)
+    partner_id = base_partner if partner_kind == "base" else PARTNERS[partner_kind]
+    partner = build_partner(partner_id, domain, pv, p_client, child(seq, "partner"), "partner", partner_overrides)
     proto = AlternatingProtocol(round_limit=round_limit, warn_rounds=notice_rounds, no_deal_payoff=no_deal_payoff)
     ep = proto.run(domain, agent, partner, domain.agent, pv, run_id)
     offers = [tuple(e.hidden["true_scores"]) for e in ep.events
               if e.speaker == "agent" and "true_scores" in e.hidden]
     opt, dists = pareto_stats(_front(domain, pv), offers)
+    partner_offers = [tuple(e.hidden["true_scores"]) for e in ep.events
+                      if e.speaker == "partner" and "true_scores" in e.hidden]
+    p_opt, _ = pareto_stats(_front(domain, pv), partner_offers)
     tactics: dict = {}
     for e in ep.events:  # Figure 4 analogue: the tactic chosen for each offer, by the partner's stance
         trace = e.hidden.get("trace") if e.speaker == "agent" else None
         if trace and trace.get("tactic"):
             k = f"{trace['stance']}/{trace['tactic']}"
             tactics[k] = tactics.get(k, 0) + 1
-    order = agent.prefs.order
+    prefs = getattr(agent, "prefs", None)  # a partner in the agent's seat infers nothing
+    order = prefs.order if prefs is not None else None
     record = {
         "setup": setup, "partner_index": k, "status": ep.status, "agent_score": ep.agent_score,
         "partner_score": ep.partner_score, "rounds": ep.rounds, "walked_by": ep.walked_by,
         "invalid_moves": ep.invalid_moves, "agent_offers": len(offers), "pareto_optimal": opt,
         "pareto_distance_sum": float(sum(dists)),
+        "partner_offers": len(partner_offers), "partner_pareto_optimal": p_opt,
         "priority_match": None if order is None else tuple(order) == domain.order_of(pv),
         "fallbacks": a_client.stats.fallbacks + p_client.stats.fallbacks,
-        "reinferences": agent.prefs.reinferences,
+        "reinferences": prefs.reinferences if prefs is not None else 0,
         "tactics": tactics,
     }
     if stats is not None:
@@ -269,7 +403,7 @@ class AstraStudy:
                                    partner_overrides=dict(config.partner_params),
                                    backend=backend, round_limit=config.round_limit,
                                    no_deal_payoff=config.no_deal_payoff, notice_rounds=config.notice_rounds,
-                                   stats=stats)
+                                   stats=stats, base_partner=config.base_partner)
             records.append(rec)
             fallbacks += rec["fallbacks"]
             if keep:
@@ -296,7 +430,8 @@ class AstraStudy:
                 sweep.setdefault(wk, []).extend(recs)
         results = {k: aggregate(v) for k, v in by_pair.items()}
         setups = {k: aggregate(v) for k, v in by_setup.items()}
-        tactics = {k: tactic_shares(v) for k, v in by_pair.items() if not k.startswith("no-astra")}
+        tactics = {k: tactic_shares(v) for k, v in by_pair.items()
+                   if not k.startswith(("no-astra", "partner__"))}
         domain = _domain(config.domain)
         metrics: dict[str, Any] = {"system": SYSTEM, "seed": config.seed, "headline_setups": list(headline),
                                    "results": results, "by_setup": setups, "tactics": tactics,
@@ -379,6 +514,8 @@ def _headline_setups(config) -> tuple:
 
 
 STUDY = AstraStudy()
+ROLES = _roles()
+CLAIMS = _claims()
 
 
 # ------------------------------------------------------------------ conformance
@@ -399,12 +536,15 @@ class AstraConformance:
         domain = _domain("casino-v1")
         backend = make("backend", "mock-v1")
         seq = derive(seed, SYSTEM, "conformance", spec.id)
+        base = DEFAULT_BASE_PARTNER
         if spec.meta.get("role") == "agent":
             agent = {v: k for k, v in AGENTS.items()}[spec.id]
             partner = "base"
+        elif spec.id in BASE_PARTNERS:
+            agent, partner, base = "astra", "base", spec.id
         else:
-            agent, partner = "astra", spec.kwargs["kind"]
-        ep, _ = play_episode(domain, agent, partner, "integrative", seq, backend=backend,
+            agent, partner = "astra", {v: k for k, v in PARTNERS.items()}[spec.id]
+        ep, _ = play_episode(domain, agent, partner, "integrative", seq, backend=backend, base_partner=base,
                              run_id=f"{SYSTEM}/conformance/{spec.id}/s{seed}", round_limit=self.round_limit)
         return list(ep.events)
 
@@ -444,9 +584,11 @@ def render_run(events) -> str:
     return "\n".join(lines)
 
 
-def _playthrough(domain_id, agent, partner, setup, seed=7, round_limit=15, label=None):
+def _playthrough(domain_id, agent, partner, setup, seed=7, round_limit=15, label=None,
+                 base_partner=DEFAULT_BASE_PARTNER):
     """``label`` names the agent in the seed and run id (the v1 playthroughs use the label
-    "astra", so they replay the pre-issue-10 golden files byte for byte)."""
+    "astra" and the partner base-partner-v1, so they replay the pre-issue-10 golden files byte
+    for byte)."""
     from mockllm.mock import MockBackend
 
     domain = _domain(domain_id)
@@ -454,7 +596,7 @@ def _playthrough(domain_id, agent, partner, setup, seed=7, round_limit=15, label
     seq = derive(seed, SYSTEM, "playthrough", domain_id, label, partner, setup)
     ep, _ = play_episode(domain, agent, partner, setup, seq, backend=MockBackend(exact=True),
                          run_id=f"{SYSTEM}/playthrough/{domain_id}/{label}/{partner}/{setup}",
-                         round_limit=round_limit)
+                         round_limit=round_limit, base_partner=base_partner)
     return render_run(ep.events) + "\n"
 
 
@@ -465,7 +607,7 @@ PLAYTHROUGHS = {
     "research-mixed-base": lambda: _playthrough("research-allocation-v1", "astra", "base", "mixed"),
     # astra-agent-v1 on the same seeds: identical to the golden files before issue 10
     "v1-casino-integrative-base": lambda: _playthrough("casino-v1", "astra-v1", "base", "integrative",
-                                                       label="astra"),
+                                                       label="astra", base_partner="base-partner-v1"),
     "v1-casino-distributive-greedy": lambda: _playthrough("casino-v1", "astra-v1", "greedy", "distributive",
                                                           label="astra"),
 }
@@ -548,7 +690,13 @@ def _check_setups(domain_ref: str, setups) -> tuple:
               help="Comma-separated setups of the domain (casino: integrative, distributive, mixed).")
 @click.option("--partners", type=CommaChoice(tuple(PARTNERS)), default=",".join(PARTNERS), show_default=True)
 @click.option("--agents", type=CommaChoice(tuple(AGENTS)), default=",".join(DEFAULT_AGENTS), show_default=True,
-              help="astra / no-astra: the current registry versions (v2); astra-v1 / no-astra-v1: before issue 10.")
+              help="astra / no-astra: the current registry versions (v2); astra-v1 / no-astra-v1: before issue 10; "
+                   "partner: the --base-partner stand-in in the agent's seat (partner-vs-partner episodes: "
+                   "--agents partner --partners base).")
+@click.option("--base-partner", type=click.Choice(tuple(BASE_PARTNERS)), default=DEFAULT_BASE_PARTNER,
+              show_default=True,
+              help="The stand-in for the paper's GPT-4o Partner-Base (`simcore roles astra` gives each one's "
+                   "evidence).")
 @click.option("--episodes", type=click.IntRange(1, 1_000_000), default=100, show_default=True,
               help="Episodes per agent x partner x setup.")
 @click.option("--alpha", type=FloatRange(0, 1), default=0.35, show_default=True, help="PAP weight (eq. 4).")
@@ -575,7 +723,8 @@ def _check_setups(domain_ref: str, setups) -> tuple:
 @click.option("--plot", is_flag=True,
               help="Also write OUT/astra_offers.png (Figure 7: offers vs the Pareto frontier; needs matplotlib).")
 @backend_options
-def command(seed, workers, out, progress, domain, setups, partners, agents, episodes, alpha, beta, w, top_n,
+def command(seed, workers, out, progress, domain, setups, partners, agents, base_partner, episodes, alpha, beta, w,
+            top_n,
             solver, round_limit, no_deal_payoff, accept_rule, agent_params, partner_params, notice_rounds,
             weights_sweep, sweep_partner, plot, backend, backend_args, record, replay):
     """ASTRA agent vs partner agents (paper Tables 1 and 4)."""
@@ -584,7 +733,7 @@ def command(seed, workers, out, progress, domain, setups, partners, agents, epis
                          episodes=episodes, alpha=alpha, beta=beta, w=w, top_n=top_n, solver=solver,
                          round_limit=round_limit, no_deal_payoff=no_deal_payoff, accept_rule=accept_rule,
                          agent_params=agent_params, partner_params=partner_params, notice_rounds=notice_rounds,
-                         weights_sweep=weights_sweep, sweep_partner=sweep_partner,
+                         weights_sweep=weights_sweep, sweep_partner=sweep_partner, base_partner=base_partner,
                          **backend_settings(backend, backend_args, record, replay, workers))
     if plot:  # fail before the run, not after it
         try:

@@ -38,8 +38,14 @@ NO_ASTRA_EXTRA = {"step": 2.0, "floor_share": 0.5}  # the fixed concession heuri
 _P = {"open_share": 0.85, "step": 1.0, "concede_every": 2, "floor_share": 0.5, "deadline_share": None,
       "repeat_limit": None, "one_sided_share": 0.75, "fixed": False, "accept_slack": 0.0, "exponent": None,
       "mention": True}
+# the stand-ins for Table 1's GPT-4o "Partner-Base" (the astra.partner role's family): the values of
+# policies.partners.PARTNER_PARAMS (its module docstring gives each one's evidence)
 PARTNER_KWARGS = {
     "base": {**_P, "repeat_limit": 2},
+    "base-transcripts": {**_P, "open_share": 20 / 36, "concede_every": 1, "floor_share": 15 / 36},
+    "base-firm": {**_P, "open_share": 26 / 36, "floor_share": 18 / 36},
+    "base-human": {**_P, "open_share": 23 / 36, "concede_every": 1, "floor_share": 16 / 36},
+    "base-soft": {**_P, "open_share": 0.5, "concede_every": 1, "floor_share": 14 / 36},
     "greedy": {**_P, "open_share": 1.0, "concede_every": 3, "floor_share": 0.75, "deadline_share": 0.6},
     "fair": {**_P, "open_share": 0.5, "step": 0.0, "fixed": True, "accept_slack": 1.0},
     "boulware": {**_P, "open_share": 1.0, "exponent": 4.0, "mention": False},
