@@ -38,7 +38,8 @@ from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError
 
 ACTS = ("propose", "keep", "update", "compromise", "agree", "disagree")
-REASONS = ("preference", "defend", "urgency", "majority", "signal", "balance", "indifferent", "none")
+REASONS = ("preference", "defend", "urgency", "majority", "signal", "balance", "indifferent", "none",
+           "compromise", "support")
 
 #: act -> opener templates ({label} is the item); every opener names its act uniquely
 OPENERS: dict[str, tuple[str, ...]] = {
@@ -73,6 +74,11 @@ REASON_TEXT: dict[str, tuple[str, ...]] = {
     "balance": ("as a middle ground between our positions", "to meet everyone halfway"),
     "indifferent": ("since this matters little to me", "as I can live with either"),
     "none": ("",),
+    # Base's reasons (base-v3): B3 "You may agree if the proposal is a reasonable compromise that respects
+    # the group's budget"; B4 "If you believe your current proposal is still the best for a majority, you
+    # may KEEP it"
+    "compromise": ("as a reasonable compromise for the group", "since it is a fair compromise within our budget"),
+    "support": ("since it still has the widest support", "as more of us back it than any other option"),
 }
 
 
@@ -311,7 +317,7 @@ class ReadTask(Task):
         "- value: the option the message puts forward, copied exactly (usually in double quotes).\n"
         "- willingness: your guess 1-10 of how much the writer cares (9-10 uncompromising, 7-8 assertive, "
         "4-6 warm, 1-3 indifferent), or null if the wording gives no sign.\n"
-        "- reason: one of preference, defend, urgency, majority, signal, balance, indifferent, none.")
+        "- reason: one of " + ", ".join(REASONS) + ".")
     question = "What does the message do, which value does it put forward, and how much does the writer care?"
     answer_format = ('one JSON object and nothing else: {"act": "<act>", "value": "<value>", '
                      '"willingness": <1-10 or null>, "reason": "<reason>"}')

@@ -59,9 +59,13 @@ value, as in D13, whose voters' compromise is their own "3.5".  ``flexible_middl
 instead.
 
 Without appraisal (Tone-only) rows 3-5 become the band stance of Table B5: w >=
-``block_min_w`` (Strict, "No compromise") -> push; Warm and Firm -> compromise (Firm:
-"compromise only if necessary", and necessity cannot be read; under
-``"strict-only-blocks"`` they yield); Neutral -> yield (row 2).
+``block_min_w`` (Strict, "No compromise") -> push; Firm -> compromise (B5 "Compromise
+only if necessary", and necessity cannot be read; under ``"strict-only-blocks"`` it
+yields); Warm -> ``warm_stance``: "accommodate" (``tone-only-v3``; B5 4-6 "Flexible
+preference. Polite tone. Ready to accommodate.": AGREE to the proposal) or "compromise"
+(``tone-only-v2``: DISAGREE with the middle ground, as Firm); Neutral -> yield (row 2).
+Section 4.3 expects Tone-only to end in "Stubborn Deadlocks"; that is the outcome the
+paper reports, not a rule, and it is measured, not built in.
 
 Proposer, Phase 3 (Alg. 1 line 13, Table B9).  ``dissent`` = share of voters voting
 DISAGREE; ``w_p`` the proposer's willingness:
@@ -137,6 +141,11 @@ class MindPolicy:
     plain_wording: str = attrs.field(default="varied", validator=attrs.validators.in_(("fixed", "varied")), metadata={
         "source": "choice (speaking without tone only: Appraisal-only): 'varied' (v2) several plain "
                   "phrasings per act, as a model writes; 'fixed' (v1) one phrase per act"})
+    warm_stance: str = attrs.field(default="accommodate", validator=attrs.validators.in_(("accommodate", "compromise")),
+                                   metadata={
+        "source": "B5 4-6 'Warm (Flexible preference. Polite tone. Ready to accommodate.)', the band stance a "
+                  "voter without appraisal follows: 'accommodate' (tone-only-v3) AGREEs; 'compromise' "
+                  "(tone-only-v2) votes DISAGREE with the middle ground like a Firm voter"})
     middle_towards_dissent: bool = attrs.field(default=True, metadata={
         "source": "choice: B9 'COMPROMISE: Pick a middle-ground value'; an even split rounds towards the "
                   "dissent (the proposer is asked to move)"})
@@ -163,6 +172,8 @@ class MindPolicy:
                 return Vote("DISAGREE", "push", me.value, "defend")
             if self.push_rule == "strict-only-blocks":
                 return Vote("AGREE", "yield", None, "indifferent")
+            if me.w <= 6 and self.warm_stance == "accommodate":  # B5 Warm: "Ready to accommodate"
+                return Vote("AGREE", "yield", None, "compromise")
             return Vote("DISAGREE", "compromise", self._middle(me, proposal), "balance")
         g = self.guess(guessed_w)
         if g > me.w and (self.yield_rule == "urgency" or g >= self.block_min_w):

@@ -46,11 +46,22 @@ def test_mind_v1_voter_table_is_still_reachable(w, proposal, guess, last, strate
     assert (v.strategy, v.vote, v.revised_value) == (strategy, vote, revised)
 
 
-@pytest.mark.parametrize("w, strategy", [(10, "push"), (9, "push"), (7, "compromise"), (5, "compromise"),
-                                         (2, "yield")])
-def test_tone_only_voter_uses_band_stance(w, strategy):
+@pytest.mark.parametrize("w, strategy, vote", [(10, "push", "DISAGREE"), (9, "push", "DISAGREE"),
+                                               (7, "compromise", "DISAGREE"), (6, "yield", "AGREE"),
+                                               (4, "yield", "AGREE"), (2, "yield", "AGREE")])
+def test_tone_only_voter_uses_band_stance(w, strategy, vote):
+    # B5: Strict "No compromise", Firm "Compromise only if necessary", Warm "Ready to accommodate",
+    # Neutral "Follow the majority"
     v = MindPolicy(appraisal=False).vote(me(w), "Luxury", 10)
-    assert v.strategy == strategy and v.guessed_w is None
+    assert (v.strategy, v.vote) == (strategy, vote) and v.guessed_w is None
+
+
+@pytest.mark.parametrize("pid, warm_vote", [("tone-only-v3", "AGREE"), ("tone-only-v2", "DISAGREE"),
+                                            ("tone-only-v1", "DISAGREE")])
+def test_tone_only_warm_voter_accommodates_from_v3_on(pid, warm_vote):
+    from simcore.registry import make
+
+    assert make("policy", pid).vote(me(5), "Luxury", 10).vote == warm_vote
 
 
 @pytest.mark.parametrize("w_p, dissents, voters, action, value", [
@@ -90,10 +101,18 @@ def test_appraisal_only_ignores_silent_dissent_but_mind_hears_it():
     assert MIND.update(me(5), "Budget", [Dissent(1, "Economy", 9)], 2).reason == "signal"
 
 
-@pytest.mark.parametrize("w, vote", [(5, "AGREE"), (6, "DISAGREE"), (9, "DISAGREE")])
+@pytest.mark.parametrize("w, vote", [(3, "AGREE"), (4, "DISAGREE"), (9, "DISAGREE")])
 def test_base_voter(w, vote):
     v = MadPolicy().vote(me(w), "Luxury", None)
     assert v.vote == vote and (v.revised_value in (None, "Budget"))
+
+
+@pytest.mark.parametrize("pid, w, vote", [("base-v2", 5, "AGREE"), ("base-v2", 6, "DISAGREE"),
+                                          ("base-v3", 3, "AGREE"), ("base-v3", 4, "DISAGREE")])
+def test_base_versions_agree_up_to_their_threshold(pid, w, vote):
+    from simcore.registry import make
+
+    assert make("policy", pid).vote(me(w), "Luxury", None).vote == vote
 
 
 def test_base_proposer_keeps_only_what_more_voters_back_than_any_alternative():

@@ -42,7 +42,7 @@ def test_v1_ids_reproduce_the_transcripts_made_before_the_varied_wording():
 
 
 def test_v2_ids_vary_their_plain_wording_and_the_study_uses_them():
-    assert VARIANTS["base"] == "base-v2" and VARIANTS["appraisal-only"] == "appraisal-only-v2"
+    assert VARIANTS["base"] == "base-v3" and VARIANTS["appraisal-only"] == "appraisal-only-v2"
     texts = [t for v in ("base", "appraisal-only") for t in _texts(f"{v}-v2", v)]
     fixed = set(PLAIN_FIXED.values())
     said = {p for t in texts for p in PLAIN["agree"] + PLAIN["disagree"] + PLAIN["update"] if f'{p} "' in t}

@@ -1,5 +1,43 @@
 """A rule-based pairwise judge for two transcripts of the same group (MIND Table 4).
 
+Two judges.  The default, :func:`blind_evidence` (``judge="blind"``), is blind and
+symmetric: it sees only what E17 gives the paper's judge -- the version label (which it
+ignores), the final constraints and the conversation -- and computes every criterion
+with one test applied identically to both plans.  Importance is only what a member's
+words state (the tone level its Phase-1 line reads as; none for a variant that speaks
+without tone), never its hidden alpha.  :func:`evidence` (``judge="v1"``, the judge
+before issue 16) also reads each member's value and alpha.
+
+| criterion (E16) | blind evidence for one plan | restates |
+|---|---|---|
+| Negotiation Rationality | among the items settled by debate, the share whose final value is the Phase-1 value of a member whose Phase-1 words stated the highest stake on the item (every member, when none stated one) | Table 1's DHR, with stated stake for the hidden w |
+| Preference Alignment | member-items whose Phase-1 value is the final value, weighted by the stake the Phase-1 words stated (1 when none) | Table 1's F / S_total, with stated stake for the hidden w |
+| Reason-Value Validity | share of votes and proposer turns that quote the value they act on and whose reason is consistent with the conversation (table below) | - |
+| Opinion Change Justification | as in the v1 judge (below), with the blind reason test | - |
+| Fluency & Naturalness | MATTR of the messages: with the mock this measures the variety of the templates a variant is worded with, not anything a policy decides | - |
+
+A blind reason test (``stake(x)``: the level x's latest words on the item state -- for
+the speaker, the message being judged -- falling back to its Phase-1 line, None when
+none states one; "the others": the proposer for a voter, this round's dissenters
+for a proposer; ``initial``: the speaker's Phase-1 value):
+
+| reason | consistent when |
+|---|---|
+| preference | the value is the speaker's Phase-1 value |
+| defend | the value is the speaker's Phase-1 value and its stake is not stated below 7 |
+| urgency | one of the others stated a higher stake than the speaker did |
+| signal | one of the others stated a stake of 7 or more |
+| majority | a proposer, and more than half of the voters dissented |
+| balance | as in the v1 judge (positions in play, read from the conversation) |
+| indifferent | the speaker's stake is not stated above 3 |
+| compromise | an AGREE to a proposal that is not the speaker's Phase-1 value |
+| support | a proposer keeping a proposal more voters agreed to than backed any one other value |
+| none | never |
+
+Equal evidence is settled by a coin that picks a *plan*, not a position: the coin says
+whether the plan with the smaller digest of its conversation wins, so swapping A and B
+swaps every verdict exactly; two identical conversations get a positional coin.
+
 The paper asks an LLM judge to compare Plan A and Plan B on five criteria (Table E16)
 and to "decide who wins (A or B)" on each, then the overall winner.  simcore scores each
 criterion from evidence that can go either way, gives the criterion to the higher
@@ -47,8 +85,21 @@ from simcore.errors import ParseError
 from simcore.transcript import Event
 
 CRITERIA = ("rationality", "alignment", "reason_validity", "change_justification", "fluency")
-CHANGE_REASONS = ("urgency", "majority", "signal", "balance", "indifferent")
-HOLD_REASONS = ("defend", "preference", "balance")
+#: what each criterion's evidence is, for the tables (restatements of Table 1 said so)
+CRITERION_NOTES = {
+    "rationality": "restates DHR (stated stake for w)",
+    "alignment": "restates F / S_total (stated stake for w)",
+    "reason_validity": "",
+    "change_justification": "",
+    "fluency": "the mock's template variety",
+}
+CHANGE_REASONS = ("urgency", "majority", "signal", "balance", "indifferent", "compromise")
+HOLD_REASONS = ("defend", "preference", "balance", "support")
+JUDGES = ("blind", "v1")
+#: which criteria decide the overall winner (E16: "For each of the 5 criteria, decide who wins (A or B),
+#: then give the final overall winner" -- how the five add up is the judge's own)
+OVERALL = {"all": CRITERIA, "no-fluency": CRITERIA[:4], "outcome": ("rationality", "alignment"),
+           "process": ("reason_validity", "change_justification", "fluency")}
 MATTR_WINDOW = 50
 
 
@@ -188,10 +239,25 @@ def evidence(items: Sequence[Mapping], events: Sequence[Event]) -> dict:
     }
 
 
-def compare(a: Mapping[str, float], b: Mapping[str, float], rng: np.random.Generator) -> dict:
-    """Per criterion 'A' or 'B' (equal scores: a fair coin from ``rng``), the overall
-    winner, the criteria the coin decided (``tie_break``) and whether the overall winner
-    depends on the coin (``overall_tie_break``: neither side won three criteria outright)."""
+def _coin(rng: np.random.Generator, key_a: str, key_b: str) -> str:
+    """'A' or 'B' for a tie: a fair draw of which *plan* wins (the one with the smaller key,
+    or the other), so that swapping the plans swaps the letter; equal keys: by position."""
+    heads = rng.random() < 0.5
+    if key_a == key_b:
+        return "A" if heads else "B"
+    return ("A" if key_a < key_b else "B") if heads else ("B" if key_a < key_b else "A")
+
+
+def compare(a: Mapping[str, float], b: Mapping[str, float], rng: np.random.Generator,
+            key_a: str = "", key_b: str = "", overall: str = "all") -> dict:
+    """Per criterion 'A' or 'B' (equal scores: a fair coin, :func:`_coin`), the overall
+    winner, the criteria the coin decided (``tie_break``), whether the overall winner
+    depends on the coin (``overall_tie_break``: neither side won three criteria outright),
+    and the overall winner of the four criteria without fluency (``overall_no_fluency``;
+    a 2-2 split by the coin).  ``key_a``/``key_b`` name the plans for the coin (digests of
+    their conversations); without them the coin picks a position.  ``overall`` (a key of
+    :data:`OVERALL`) names the criteria whose majority is the overall winner (an even
+    split by the coin)."""
     out: dict = {}
     coin: list[str] = []
     strict = {"A": 0, "B": 0}
@@ -200,13 +266,28 @@ def compare(a: Mapping[str, float], b: Mapping[str, float], rng: np.random.Gener
             out[c] = "A" if a[c] > b[c] else "B"
             strict[out[c]] += 1
         else:
-            out[c] = "A" if rng.random() < 0.5 else "B"
+            out[c] = _coin(rng, key_a, key_b)
             coin.append(c)
-    a_wins = sum(out[c] == "A" for c in CRITERIA)
-    out["overall"] = "A" if 2 * a_wins > len(CRITERIA) else "B"
+    deciding = OVERALL[overall]
+    a_wins = sum(out[c] == "A" for c in deciding)
+    out["overall"] = ("A" if 2 * a_wins > len(deciding) else "B") if 2 * a_wins != len(deciding) \
+        else _coin(rng, key_a, key_b)
     out["tie_break"] = coin
-    out["overall_tie_break"] = max(strict.values()) * 2 <= len(CRITERIA)
+    strict_a = sum(out[c] == "A" and c not in coin for c in deciding)
+    strict_b = sum(out[c] == "B" and c not in coin for c in deciding)
+    out["overall_tie_break"] = max(strict_a, strict_b) * 2 <= len(deciding)
+    four = [c for c in CRITERIA if c != "fluency"]
+    a4 = sum(out[c] == "A" for c in four)
+    out["overall_no_fluency"] = ("A" if 2 * a4 > len(four) else "B") if 2 * a4 != len(four) \
+        else _coin(rng, key_a, key_b)
     return out
+
+
+def conversation_key(events: Sequence[Event]) -> str:
+    """A digest of a plan's conversation (its messages), naming the plan for the coin."""
+    import hashlib
+
+    return hashlib.sha256("\n".join(e.text for e in events if e.text).encode("utf-8")).hexdigest()
 
 
 def win_rates(verdicts: Sequence[Mapping]) -> dict:
@@ -214,14 +295,160 @@ def win_rates(verdicts: Sequence[Mapping]) -> dict:
     verdicts the coin decided."""
     out: dict = {}
     n = len(verdicts)
-    for c in CRITERIA + ("overall",):
+    for c in CRITERIA + ("overall", "overall_no_fluency"):
         if n == 0:
             out[c] = {"win": None, "loss": None, "tie_break": None}
             continue
-        coin = [v.get("overall_tie_break", False) if c == "overall" else c in v.get("tie_break", ())
-                for v in verdicts]
-        out[c] = {"win": sum(v[c] == "A" for v in verdicts) / n,
-                  "loss": sum(v[c] == "B" for v in verdicts) / n,
-                  "tie_break": sum(coin) / n}
+        have = [v for v in verdicts if c in v]
+        if not have:
+            out[c] = {"win": None, "loss": None, "tie_break": None}
+            continue
+        coin = [v.get("overall_tie_break", False) if c == "overall" else
+                (None if c == "overall_no_fluency" else c in v.get("tie_break", ())) for v in have]
+        out[c] = {"win": sum(v[c] == "A" for v in have) / len(have),
+                  "loss": sum(v[c] == "B" for v in have) / len(have),
+                  "tie_break": None if c == "overall_no_fluency" else sum(coin) / len(have)}
     out["n"] = n
     return out
+
+
+# ------------------------------------------------------------------ the blind judge
+def _read_whole(text: str):
+    try:
+        return read(text)
+    except ParseError:
+        return None
+
+
+def _read_line(text: str, label: str):
+    from mockllm.travel import read as read_text
+
+    try:
+        return read_text(text, item=label)
+    except ParseError:
+        return None
+
+
+def blind_reason_true(reason: str, *, value: str, answered: str, initial: str | None, stake: int | None,
+                      others: Sequence[int | None], positions: Sequence[str], proposer: bool, agree: bool,
+                      dissent: int, voters: int, top_revised: int, item: str) -> bool:
+    """Whether a stated reason is consistent with the conversation (module doc's blind table)."""
+    if reason == "preference":
+        return value == initial
+    if reason == "defend":
+        return value == initial and (stake is None or stake >= 7)
+    if reason == "urgency":
+        return stake is not None and any(o is not None and o > stake for o in others)
+    if reason == "signal":
+        return any(o is not None and o >= 7 for o in others)
+    if reason == "majority":
+        return proposer and 2 * dissent > voters
+    if reason == "balance":
+        return _between(item, value, answered, positions)
+    if reason == "indifferent":
+        return stake is None or stake <= 3
+    if reason == "compromise":
+        return agree and not proposer and value == answered and value != initial
+    if reason == "support":
+        return proposer and value == answered and voters - dissent > top_revised
+    return False
+
+
+def blind_turns(events: Sequence[Event]) -> tuple[list[dict], dict]:
+    """Every vote and proposer turn judged from the conversation alone; returns the turns
+    and, per item, the members' Phase-1 values and stated stakes, the final value and
+    whether debate settled it."""
+    from scenarios.travel import ITEMS as CATALOGUE
+
+    members: list[str] = []
+    openings: dict[str, str] = {}
+    initial: dict[tuple[str, str], str | None] = {}
+    stake: dict[tuple[str, str], int | None] = {}
+    latest: dict[tuple[str, str], int | None] = {}  # the level of x's latest words on the item
+    current: dict[str, str] = {}
+    proposer_of: dict[str, str] = {}
+    last_offer: dict[tuple[str, str], str | None] = {}
+    votes: dict[tuple[str, int], list[tuple[str, str, str | None]]] = {}
+    items: dict[str, dict] = {}
+    out = []
+    for e in events:
+        if e.phase == "1-propose":
+            members.append(e.speaker)
+            openings[e.speaker] = e.text or ""
+        elif e.phase == "1-pick":
+            current[e.item] = e.intent["proposal"]
+            proposer_of[e.item] = e.intent["proposer"]
+            label = CATALOGUE[e.item].label if e.item in CATALOGUE else e.item
+            for m in members:
+                u = _read_line(openings.get(m, ""), label)
+                initial[(m, e.item)] = None if u is None else u.value
+                stake[(m, e.item)] = latest[(m, e.item)] = None if u is None else u.willingness
+            items[e.item] = {"initial": [initial[(m, e.item)] for m in members],
+                             "stake": [stake[(m, e.item)] for m in members], "final": None, "debated": False}
+        elif e.phase in ("result", "fallback"):
+            items[e.item]["final"] = e.intent["value"]
+            items[e.item]["debated"] = e.phase == "result"
+        elif e.phase in ("2-vote", "3-update"):
+            key = (e.speaker, e.item)
+            answered = current[e.item]
+            said = _read_whole(e.text or "")
+            said_value, reason = (None, "none") if said is None else (said.value, said.reason)
+            if said is not None and said.willingness is not None:
+                latest[key] = said.willingness
+            voters = [m for m in members if m != proposer_of[e.item]]
+            agree = False
+            if e.phase == "2-vote":
+                agree = e.intent["vote"] == "AGREE"
+                value = answered if agree else e.intent["revised_value"]
+                ctx = dict(positions=[initial.get(key)], others=[latest.get((proposer_of[e.item], e.item))],
+                           proposer=False, dissent=0, voters=len(voters), top_revised=0)
+                move = None
+                if e.round > 1:
+                    gives = agree and answered not in (initial.get(key), last_offer.get(key))
+                    move = "change" if gives else "hold"
+                last_offer[key] = e.intent.get("revised_value")
+                votes.setdefault((e.item, e.round), []).append((e.speaker, e.intent["vote"],
+                                                                e.intent.get("revised_value")))
+            else:
+                value = e.intent["value"]
+                dissenters = [(sp, rv) for sp, v, rv in votes.get((e.item, e.round), []) if v == "DISAGREE"]
+                revised = [rv for _, rv in dissenters]
+                top = max((revised.count(v) for v in revised), default=0)
+                ctx = dict(positions=revised, others=[latest.get((sp, e.item)) for sp, _ in dissenters],
+                           proposer=True, dissent=len(dissenters), voters=len(voters), top_revised=top)
+                move = "change" if value != answered else "hold"
+                current[e.item] = value
+            true = blind_reason_true(reason, value=value, answered=answered, initial=initial.get(key),
+                                     stake=latest.get(key), agree=agree, item=e.item, **ctx)
+            valid = said_value == value and true
+            fits = None if move is None else (reason in (CHANGE_REASONS if move == "change" else HOLD_REASONS)
+                                             and valid)
+            out.append({"speaker": e.speaker, "item": e.item, "round": e.round, "phase": e.phase,
+                        "reason": reason, "valid": valid, "move": move, "fits": fits})
+    return out, items
+
+
+def blind_evidence(events: Sequence[Event]) -> dict:
+    """The five criteria of one plan from its conversation alone (module doc)."""
+    turns, items = blind_turns(events)
+    debated = [it for it in items.values() if it["debated"]]
+    hits = 0
+    for it in debated:
+        stated = [s for s in it["stake"] if s is not None]
+        top = max(stated) if stated else None
+        hits += any(v == it["final"] and (top is None or s == top) for v, s in zip(it["initial"], it["stake"]))
+    num = den = 0.0
+    for it in items.values():
+        for v, s in zip(it["initial"], it["stake"]):
+            weight = 1.0 if s is None else float(s)
+            den += weight
+            num += weight * (v == it["final"])
+    moves = [t for t in turns if t["move"] is not None]
+    texts = [e.text for e in events if e.text]
+    return {
+        "rationality": hits / len(debated) if debated else 0.0,
+        "alignment": num / den if den else 0.0,
+        "reason_validity": sum(t["valid"] for t in turns) / len(turns) if turns else 0.0,
+        "change_justification": sum(t["fits"] for t in moves) / len(moves) if moves else 1.0,
+        "fluency": mattr(texts),
+    }

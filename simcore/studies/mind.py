@@ -20,26 +20,39 @@ from simcore.cli_options import CommaChoice, CommaInts, FloatRange, backend_opti
 from simcore.study import Job, JobOutput, Summary, launch, with_model_calls
 from simcore.tables import Table
 
-VARIANTS = {"base": "base-v2", "mind": "mind-v2", "tone-only": "tone-only-v2",
+VARIANTS = {"base": "base-v3", "mind": "mind-v2", "tone-only": "tone-only-v3",
             "appraisal-only": "appraisal-only-v2"}
 
 #: every choice of MindPolicy with its value in the paper's reading (v2) ...
 _MIND_V2 = {"push_margin": 2, "yield_rule": "urgency", "push_rule": "margin", "block_min_w": 9, "signal_min_w": 7, "no_cue_guess": 5,
             "accept_own_offer": False, "flexible_middle": False, "update_min_voiced": 2,
-            "middle_towards_own": True, "middle_towards_dissent": True, "plain_wording": "varied"}
+            "middle_towards_own": True, "middle_towards_dissent": True, "plain_wording": "varied",
+            "warm_stance": "accommodate"}
 #: ... and in the first reading (v1): push only when Strict, accept one's own last offer,
 #: "no preference" as a nominal item's middle ground
 #: and one fixed plain phrase per act (what Appraisal-only said before the varied wording)
 _MIND_V1 = {**_MIND_V2, "push_rule": "margin-strict", "accept_own_offer": True, "flexible_middle": True,
             "plain_wording": "fixed"}
+#: Tone-only before issue 17: a Warm voter without appraisal compromises (DISAGREE) like a Firm one;
+#: tone-only-v3 reads B5's Warm "Ready to accommodate" (AGREE).  The switch matters only without appraisal.
+_TONE_V2 = {"warm_stance": "compromise"}
+#: base-v3's agree_max_w: of 0..7, the value whose Base DR on the default study (201 groups, seed 0) is
+#: nearest Base's own Table 1 DR, 82.71% (3: 87.8%; 2: 75.1%); Base's row is the role's own figure, so it
+#: may build the stand-in; every MIND-vs-Base comparison is left to test it (docs/mind.md "Roles")
+BASE_AGREE_MAX_W = 3
+_BASE_V2 = {"name": "base", "agree_max_w": 5, "keep_counts_proposer": False, "dissent_value": "own",
+            "plain_wording": "varied", "reasons": "v2", "proposer_keeps_at_w": None}
 _META = {"system": "mind", "protocol": "travel-vote-v1"}
 
 REGISTRY = [
     dict(kind="policy", id="mind-v2", entry_point="policies.mind:MindPolicy",
          kwargs={"name": "mind", "tone": True, "appraisal": True, **_MIND_V2},
          description="MIND: tone + strategic appraisal (B7 push rule, D13 middle ground, B7 accept)", meta=_META),
-    dict(kind="policy", id="tone-only-v2", entry_point="policies.mind:MindPolicy",
+    dict(kind="policy", id="tone-only-v3", entry_point="policies.mind:MindPolicy",
          kwargs={"name": "tone-only", "tone": True, "appraisal": False, **_MIND_V2},
+         description="MIND ablation: tone without appraisal; a Warm voter accommodates (B5)", meta=_META),
+    dict(kind="policy", id="tone-only-v2", entry_point="policies.mind:MindPolicy",
+         kwargs={"name": "tone-only", "tone": True, "appraisal": False, **_MIND_V2, **_TONE_V2},
          description="MIND ablation: tone without appraisal (v2 readings)", meta=_META),
     dict(kind="policy", id="appraisal-only-v2", entry_point="policies.mind:MindPolicy",
          kwargs={"name": "appraisal-only", "tone": False, "appraisal": True, **_MIND_V2},
@@ -49,18 +62,21 @@ REGISTRY = [
          description="MIND, first reading: push only when Strict, accepts own last offer, 'no preference' "
                      "middle ground", meta=_META),
     dict(kind="policy", id="tone-only-v1", entry_point="policies.mind:MindPolicy",
-         kwargs={"name": "tone-only", "tone": True, "appraisal": False, **_MIND_V1},
+         kwargs={"name": "tone-only", "tone": True, "appraisal": False, **_MIND_V1, **_TONE_V2},
          description="MIND ablation: tone without appraisal (first reading)", meta=_META),
     dict(kind="policy", id="appraisal-only-v1", entry_point="policies.mind:MindPolicy",
          kwargs={"name": "appraisal-only", "tone": False, "appraisal": True, **_MIND_V1},
          description="MIND ablation: appraisal without tone (first reading)", meta=_META),
+    dict(kind="policy", id="base-v3", entry_point="policies.mad:MadPolicy",
+         kwargs={**_BASE_V2, "reasons": "b3", "agree_max_w": BASE_AGREE_MAX_W},
+         description="Base: multi-agent-debate voting; reasons B1 and B3-B4 allow, each true of its move; "
+                     "agree_max_w from Base's own Table 1 DR",
+         meta=_META),
     dict(kind="policy", id="base-v2", entry_point="policies.mad:MadPolicy",
-         kwargs={"name": "base", "agree_max_w": 5, "keep_counts_proposer": False, "dissent_value": "own",
-                 "plain_wording": "varied"},
+         kwargs=_BASE_V2,
          description="Base: multi-agent-debate voting (no tone, no appraisal; varied plain wording)", meta=_META),
     dict(kind="policy", id="base-v1", entry_point="policies.mad:MadPolicy",
-         kwargs={"name": "base", "agree_max_w": 5, "keep_counts_proposer": False, "dissent_value": "own",
-                 "plain_wording": "fixed"},
+         kwargs={**_BASE_V2, "plain_wording": "fixed"},
          description="Base, first version: one fixed plain phrase per act", meta=_META),
     dict(kind="protocol", id="travel-vote-v1", entry_point="simcore.protocols.travel_vote:TravelVoteProtocol",
          description="MIND item-by-item proposer/voter rounds, majority vote, fallback",
@@ -69,6 +85,11 @@ REGISTRY = [
          description="MIND travel catalogue (20 items) + seeded persona groups of 2-4",
          meta={"system": "mind", "describe": "simcore.studies.mind:describe_scenario"}),
 ]
+
+
+#: every registered MIND-family policy id, runnable by id as a variant (``--variants mind-v1,base-v2``)
+POLICY_IDS = tuple(e["id"] for e in REGISTRY if e["kind"] == "policy")
+JUDGES = ("blind", "v1")
 
 
 def _tone_noise_default() -> float:
@@ -115,6 +136,16 @@ class MindConfig:
         attrs.validators.in_(("own", "middle"))))
     plain_wording: str | None = attrs.field(default=None, validator=attrs.validators.optional(
         attrs.validators.in_(("fixed", "varied"))))
+    warm_stance: str | None = attrs.field(default=None, validator=attrs.validators.optional(
+        attrs.validators.in_(("accommodate", "compromise"))))
+    reasons: str | None = attrs.field(default=None, validator=attrs.validators.optional(
+        attrs.validators.in_(("v2", "b3"))))
+    proposer_keeps_at_w: int | None = None
+    #: the Table 4 judge: "blind" (E17's inputs only, one test for both plans) or "v1" (reads alphas)
+    judge: str = attrs.field(default="blind", validator=attrs.validators.in_(JUDGES))
+    #: the criteria whose majority is the judge's overall winner (simcore.metrics.mind_judge.OVERALL)
+    judge_overall: str = attrs.field(default="all", validator=attrs.validators.in_(
+        ("all", "no-fluency", "outcome", "process")))
     record: str | None = None         # cassette to record every exchange to
     replay: str | None = None         # cassette to answer from instead of a backend
     # a request the --replay cassette lacks: stop the run ("error") or count a fallback
@@ -122,9 +153,10 @@ class MindConfig:
 
     @variants.validator
     def _check_variants(self, _a, value):
-        bad = [v for v in value if v not in VARIANTS]
+        bad = [v for v in value if v not in VARIANTS and v not in POLICY_IDS]
         if bad:
-            raise ValueError(f"unknown variant(s) {bad}; valid: {', '.join(VARIANTS)}")
+            raise ValueError(f"unknown variant(s) {bad}; valid: {', '.join(VARIANTS)}, or a registered id: "
+                             f"{', '.join(POLICY_IDS)}")
 
     @sizes.validator
     def _check_sizes(self, _a, value):
@@ -182,13 +214,21 @@ class MindStudy:
             calls.add(client.stats)
             if config.transcripts:
                 events.extend(out.events)
-        if "mind" in variant_events and "base" in variant_events:
-            from simcore.metrics.mind_judge import compare, evidence
+        pair = judge_pair(config)
+        if pair is not None:
+            from simcore.metrics.mind_judge import blind_evidence, compare, conversation_key, evidence
 
-            ev_mind = evidence(record["variants"]["mind"], variant_events["mind"])
-            ev_base = evidence(record["variants"]["base"], variant_events["base"])
-            record["judge"] = compare(ev_mind, ev_base, generator(config.seed, "mind", s, g, "judge"))
-            record["judge_evidence"] = {"mind": ev_mind, "base": ev_base}
+            a, b = pair
+            if config.judge == "v1":
+                ev_a = evidence(record["variants"][a], variant_events[a])
+                ev_b = evidence(record["variants"][b], variant_events[b])
+                keys = ("", "")  # the v1 judge's positional coin
+            else:
+                ev_a, ev_b = blind_evidence(variant_events[a]), blind_evidence(variant_events[b])
+                keys = (conversation_key(variant_events[a]), conversation_key(variant_events[b]))
+            record["judge"] = compare(ev_a, ev_b, generator(config.seed, "mind", s, g, "judge"), *keys,
+                                      overall=config.judge_overall)
+            record["judge_evidence"] = {a: ev_a, b: ev_b}
         # kept until the summary as compressed JSON (about 0.4 KB per variant instead of
         # about 7 KB of small Python objects), so a large study's memory stays small
         record["variants"] = {v: _pack(items) for v, items in record["variants"].items()}
@@ -217,15 +257,17 @@ class MindStudy:
         for variant in config.variants:
             results[variant]["ci95"] = ci95[variant]
         verdicts = [o.record["judge"] for o in outputs if "judge" in o.record]
+        pair = judge_pair(config) or ("mind", "base")
         metrics = {
             "system": "mind", "seed": config.seed, "seeds": config.seeds, "groups": config.groups,
             "sizes": list(config.sizes), "tone_noise": config.tone_noise,
             "results": results, "tom": tom,
-            "judge": {"a": "mind", "b": "base", **win_rates(verdicts),
+            "judge": {"a": pair[0], "b": pair[1], "judge": config.judge, "overall_of": config.judge_overall,
+                      **win_rates(verdicts),
                       "evidence": {v: {c: sum(o.record["judge_evidence"][v][c] for o in outputs
                                               if "judge_evidence" in o.record) / len(verdicts)
                                        for c in CRITERIA}
-                                   for v in ("mind", "base")}} if verdicts else {},
+                                   for v in pair}} if verdicts else {},
             "fallbacks": int(sum(o.fallbacks for o in outputs)),
         }
         if config.seeds > 1:
@@ -236,7 +278,23 @@ class MindStudy:
 POLICY_OVERRIDES = ("agree_max_w", "push_margin", "yield_rule", "push_rule", "block_min_w", "signal_min_w", "no_cue_guess",
                     "accept_own_offer", "flexible_middle", "update_min_voiced", "middle_towards_own",
                     "middle_towards_dissent", "keep_counts_proposer", "dissent_value",
-                    "plain_wording")
+                    "plain_wording", "warm_stance", "reasons", "proposer_keeps_at_w")
+
+
+def variant_id(variant: str) -> str:
+    """The registry id a variant names: a study name (``mind``) or an id (``mind-v1``)."""
+    return VARIANTS.get(variant, variant)
+
+
+def judge_pair(config: MindConfig) -> tuple[str, str] | None:
+    """The two variants the Table 4 judge compares: the first MIND variant (policy name
+    "mind") as plan A and the first Base variant as plan B; None without both."""
+    from simcore.registry import resolve
+
+    names = {v: resolve("policy", variant_id(v)).kwargs.get("name") for v in config.variants}
+    a = next((v for v in config.variants if names[v] == "mind"), None)
+    b = next((v for v in config.variants if names[v] == "base"), None)
+    return None if a is None or b is None else (a, b)
 
 
 def variant_policy(config: MindConfig, variant: str):
@@ -244,7 +302,7 @@ def variant_policy(config: MindConfig, variant: str):
     only to policies that have that parameter)."""
     from simcore.registry import make
 
-    policy = make("policy", VARIANTS[variant])
+    policy = make("policy", variant_id(variant))
     names = {f.name for f in attrs.fields(type(policy))}
     over = {k: getattr(config, k) for k in POLICY_OVERRIDES if getattr(config, k) is not None and k in names}
     return attrs.evolve(policy, **over) if over else policy
@@ -281,7 +339,7 @@ def _unpack(blob: bytes) -> list:
 def _policy(variant: str):
     from simcore.registry import make
 
-    return make("policy", VARIANTS[variant])
+    return make("policy", variant_id(variant))
 
 
 def _p(x) -> str:
@@ -310,15 +368,22 @@ def tables(m: dict) -> list[Table]:
     if m["judge"]:
         j = m["judge"]
         ev = j.get("evidence", {})
-        out.append(Table("table4_judge", f"Table 4 analogue: rule-based judge, MIND vs Base ({j['n']} groups; "
+        from simcore.metrics.mind_judge import CRITERION_NOTES
+
+        a, b = j.get("a", "mind"), j.get("b", "base")
+        blind = j.get("judge", "v1") == "blind"
+        rows = [(c + (f" ({CRITERION_NOTES[c]})" if blind and CRITERION_NOTES.get(c) else ""),
+                 _p(j[c]["win"]), _p(j[c]["loss"]), _p(j[c]["tie_break"]),
+                 _f(ev.get(a, {}).get(c), 3) if c in ev.get(a, {}) else "",
+                 _f(ev.get(b, {}).get(c), 3) if c in ev.get(b, {}) else "")
+                for c in ("rationality", "alignment", "reason_validity", "change_justification", "fluency",
+                          "overall", "overall_no_fluency") if c in j and j[c]["win"] is not None]
+        judge = ("blind judge: E17's inputs only (no alphas), one test for both plans" if blind
+                 else "v1 judge: reads each member's alpha")
+        out.append(Table("table4_judge", f"Table 4 analogue: rule-based {judge}, {a} vs {b} ({j['n']} groups; "
                                          "equal evidence settled by a fair coin, as E16 asks for A or B)",
-                         ("criterion", "MIND wins", "Base wins", "decided by coin", "MIND evidence",
-                          "Base evidence"),
-                         [(c, _p(j[c]["win"]), _p(j[c]["loss"]), _p(j[c]["tie_break"]),
-                           _f(ev.get("mind", {}).get(c), 3) if c in ev.get("mind", {}) else "",
-                           _f(ev.get("base", {}).get(c), 3) if c in ev.get("base", {}) else "")
-                          for c in ("rationality", "alignment", "reason_validity", "change_justification",
-                                    "fluency", "overall")]))
+                         ("criterion", f"{a} wins", f"{b} wins", "decided by coin", f"{a} evidence",
+                          f"{b} evidence"), rows))
     out.append(Table("proposer_win_by_w", "Proposer win rate by proposer w",
                      ("variant", "w 1-3", "w 4-6", "w 7-8", "w 9-10"),
                      [(v,) + tuple(_p(r["win_rate_by_w"][b]) for b in ("1-3", "4-6", "7-8", "9-10"))
@@ -327,6 +392,123 @@ def tables(m: dict) -> list[Table]:
 
 
 STUDY = MindStudy()
+
+# ------------------------------------------------------------------ roles and claims
+#: the paper's Table 3 (ToM inference accuracy of MIND's appraisal) and, per figure, the tone_noise
+#: whose figure is nearest it on the 0.05 grid of `simcore run mind --calibrate` (default study,
+#: seed 0, measured 2026-11-24): the reader family
+TOM_PAPER = {"MAE": 1.27, "pearson": 0.69, "acc1": 0.677, "acc2": 0.902}
+READER_FITS = {"acc2": 0.20, "acc1": 0.35, "pearson": 0.40, "MAE": 0.45}
+
+
+def _res(m, variant, key):
+    r = (m.get("results") or {}).get(variant) or {}
+    return r.get(key)
+
+
+def _sub(a, b):
+    return None if a is None or b is None else a - b
+
+
+def _roles():
+    from simcore.roles import Evidence, Role, StandIn
+
+    base = Role(
+        id="mind.base", system="mind", llm="gpt-4.1-mini (temperature 0.4, F.1), prompted with Tables B1-B4",
+        passage="B.1: the Multi-Agent Debate baseline, every decision an LLM's answer to prompts B1-B4",
+        stand_in="base-v3",
+        parameters=(
+            Evidence("agree_max_w", BASE_AGREE_MAX_W,
+                     "Base's own Table 1 Debate Ratio (82.71%): of 0..7, the threshold whose Base DR is nearest "
+                     "(3: 87.8%, 2: 75.1%; default study, seed 0)"),
+            Evidence("reasons", "b3", "B1 'Do NOT mention any preference strength', B3 'reasonable compromise', "
+                                      "B4 'best for a majority' / 'balances the group's needs'"),
+            Evidence("dissent_value", "own", "B3 'Act as a representative of your private preferences'"),
+            Evidence("proposer_keeps_at_w", None, "B4's context gives the proposer no importance"),
+        ),
+        built_from="prompts B1-B4 and Base's own Table 1 row (DR 82.71%), the role's own figure",
+        left_to_test="every MIND-vs-Base comparison (Table 1 DHR, S_total, F, High-w Hit; Table 2's DR by size; "
+                     "Table 4's judge)",
+        family=tuple(StandIn(name, {"agree_max_w": k}, f"base-v3 with agree_max_w={k}", ev) for name, k, ev in (
+            ("tough", 1, "agrees below its own value only at w 1"),
+            ("firm", 2, "the threshold just below the fitted one"),
+            ("fitted", BASE_AGREE_MAX_W, "nearest Base's own Table 1 DR"),
+            ("v2-choice", 5, "base-v2's choice: the lower half of the 1-10 scale"),
+            ("soft", 7, "agrees below its own value up to w 7"))),
+        default="fitted")
+    judge = Role(
+        id="mind.judge", system="mind", llm="gpt-4.1 (2025-04-14), Tables E16-E17",
+        passage="§4.1 'We utilize gpt-4.1-2025-04-14 to evaluate the linguistic and strategic quality of dialogs'; "
+                "E16 (criteria), E17 (inputs: version, final constraints, conversation)",
+        stand_in="simcore.metrics.mind_judge (blind)",
+        parameters=(
+            Evidence("inputs", "version, final constraints, conversation", "E17"),
+            Evidence("criteria", "E16's five, one test for both plans", "E16"),
+            Evidence("overall", "majority of the five criteria", "E16 'decide who wins (A or B), then give the "
+                                                                "final overall winner'"),
+        ),
+        built_from="E16's criteria and E17's inputs only",
+        left_to_test="Table 4's win rates (Rationality 68.8%, Fluency 72.4%, Overall 68.3%)",
+        family=(
+            StandIn("blind", {"judge": "blind", "judge_overall": "all"}, "blind judge, overall of all five",
+                    "E16-E17 as written"),
+            StandIn("blind-no-fluency", {"judge": "blind", "judge_overall": "no-fluency"},
+                    "blind, overall of the four criteria other than fluency",
+                    "fluency scores the mock's templates, not a policy's choice"),
+            StandIn("blind-outcome", {"judge": "blind", "judge_overall": "outcome"},
+                    "blind, overall of Rationality and Preference Alignment",
+                    "a judge that weighs the result ('not just the final outcome' read the other way)"),
+            StandIn("blind-process", {"judge": "blind", "judge_overall": "process"},
+                    "blind, overall of Reason-Value Validity, Opinion Change and Fluency",
+                    "E16 'Evaluate based on the QUALITY of the negotiation process'"),
+            StandIn("informed", {"judge": "v1", "judge_overall": "all"}, "the v1 judge: reads each member's alpha",
+                    "a judge told the alphas E16's criteria 1-2 ask about (E17 does not give them)"),
+        ),
+        default="blind")
+    reader = Role(
+        id="mind.reader", system="mind", llm="gpt-4.1-mini, Table B7 (Phase 2a appraisal) and the tone it reads",
+        passage="B7 'GUESSED_OPPONENT_ALPHA (1-10): Based on linguistic intensity'; B5-B6 the tone it is read from",
+        stand_in="the mock's tone_noise (mockllm/tone.py)",
+        parameters=(Evidence("tone_noise", READER_FITS["acc2"],
+                             "Table 3's Acc(+-2) 90.2%, the figure §4.2 puts first ('a high accuracy of 90.2% "
+                             "within a margin of +-2'), on the grid 0, 0.1, 0.2, 0.25, ... 0.5"),),
+        built_from="Table 3 (the role's own figure): Acc(+-2)",
+        left_to_test="Table 3's MAE, r and Acc(+-1) (side by side in docs/mind.md); every Table 1 comparison",
+        family=tuple(StandIn(name, {"tone_noise": p}, f"tone_noise {p:g}", ev) for name, p, ev in (
+            ("exact", 0.0, "a perfect reader (no figure of the paper)"),
+            ("acc2", READER_FITS["acc2"], "fitted to Table 3's Acc(+-2) 90.2%"),
+            ("acc1", READER_FITS["acc1"], "fitted to Table 3's Acc(+-1) 67.7%"),
+            ("pearson", READER_FITS["pearson"], "fitted to Table 3's r 0.69"),
+            ("mae", READER_FITS["MAE"], "fitted to Table 3's MAE 1.27"))),
+        default="acc2")
+    return (base, judge, reader)
+
+
+def _claims():
+    from simcore.roles import Claim
+
+    def judge_win(m):
+        j = m.get("judge") or {}
+        win = (j.get("overall") or {}).get("win")
+        return None if win is None else win - 0.5
+
+    return (
+        Claim("dhr", "MIND's Debate Hit-Rate is above Base's", "34.65% vs 26.51% (Table 1)",
+              lambda m: _sub(_res(m, "mind", "DHR"), _res(m, "base", "DHR"))),
+        Claim("dr", "MIND's Debate Ratio is above Base's", "93.18% vs 82.71% (Table 1)",
+              lambda m: _sub(_res(m, "mind", "DR"), _res(m, "base", "DR"))),
+        Claim("s_total", "MIND's Total Satisfaction is above Base's", "19.96 vs 18.03 (Table 1)",
+              lambda m: _sub(_res(m, "mind", "S_total"), _res(m, "base", "S_total"))),
+        Claim("high_w_hit", "MIND's High-w Hit is above Base's", "35.08%, +20.5 points (§4.2)",
+              lambda m: _sub(_res(m, "mind", "high_w_hit"), _res(m, "base", "high_w_hit"))),
+        Claim("fidelity", "MIND's Total Fidelity is below Base's", "23.87% vs 25.80% (Table 1)",
+              lambda m: _sub(_res(m, "base", "F"), _res(m, "mind", "F"))),
+        Claim("judge", "the judge prefers MIND overall (win share above 1/2)", "68.3% (Table 4)", judge_win),
+    )
+
+
+ROLES = _roles()
+CLAIMS = _claims()
 
 
 def describe_scenario(_sid: str) -> str:
@@ -347,7 +529,11 @@ def describe_scenario(_sid: str) -> str:
               help="Number of persona groups per seed.")
 @click.option("--sizes", type=CommaInts(2, 8), default="2,3,4", show_default=True,
               help="Group sizes, used in equal shares.")
-@click.option("--variants", type=CommaChoice(tuple(VARIANTS)), default=",".join(VARIANTS), show_default=True)
+@click.option("--variants", type=CommaChoice(tuple(VARIANTS) + POLICY_IDS), default=",".join(VARIANTS),
+              show_default=True,
+              help="Study names (the current versions) or any registered id (mind-v1, base-v2, tone-only-v2, ...).")
+@click.option("--judge", type=click.Choice(JUDGES), default="blind", show_default=True,
+              help="Table 4's judge: blind (E17's inputs only, one test for both plans) or v1 (reads alphas).")
 @click.option("--seeds", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Independent replicates (new groups each).")
 @click.option("--tone-noise", type=FloatRange(0.0, 1.0), default=None,
@@ -355,11 +541,11 @@ def describe_scenario(_sid: str) -> str:
 @click.option("--no-transcripts", is_flag=True, help="Do not keep transcripts (smaller, faster).")
 @backend_options
 @click.option("--calibrate", is_flag=True, help="Print ToM Acc(+-2) over a grid of --tone-noise values and exit.")
-def command(seed, workers, out, progress, groups, sizes, variants, seeds, tone_noise, no_transcripts,
+def command(seed, workers, out, progress, groups, sizes, variants, judge, seeds, tone_noise, no_transcripts,
             backend, backend_args, record, replay, calibrate, **sweep):
     """MIND group travel negotiation (Base, MIND, Tone-only, Appraisal-only)."""
     config = MindConfig(seed=seed, seeds=seeds, groups=groups, sizes=sizes, variants=variants,
-                        transcripts=not no_transcripts,
+                        transcripts=not no_transcripts, judge=judge,
                         **backend_settings(backend, backend_args, record, replay, workers),
                         **({} if tone_noise is None else {"tone_noise": tone_noise}))
     if calibrate:
@@ -374,22 +560,25 @@ def run_default(seed: int = 0, workers: int = 1, out: str | None = "runs/mind", 
 
 
 def calibrate_tone_noise(config: MindConfig, *, workers: int = 1,
-                         grid: Sequence[float] = (0.0, 0.1, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)) -> float:
-    """ToM Acc(+-2) of the MIND variant for each tone_noise in ``grid``; returns the value
-    whose Acc(+-2) is nearest the paper's 90.2% (Table 3)."""
+                         grid: Sequence[float] = tuple(k / 20 for k in range(13))) -> float:
+    """ToM MAE, r, Acc(+-1) and Acc(+-2) of the MIND variant for each tone_noise in ``grid``,
+    then, for each of Table 3's four figures, the value whose figure is nearest the paper's;
+    returns the one nearest Acc(+-2) (the figure the default is fitted to)."""
     from simcore.study import run_study
 
-    best, best_gap = None, None
+    rows = {}
     for p in grid:
         cfg = attrs.evolve(config, tone_noise=p, variants=("mind",), transcripts=False)
         tom = run_study("simcore.studies.mind:STUDY", cfg, workers=workers).metrics["tom"]["mind"]
-        gap = abs(tom["acc2"] - 0.902)
+        rows[p] = tom
         click.echo(f"tone_noise={p:.2f}  MAE={tom['MAE']:.2f}  r={_f(tom['pearson'], 2)}  "
                    f"Acc(+-1)={_p(tom['acc1'])}  Acc(+-2)={_p(tom['acc2'])}  n={tom['n']}")
-        if best_gap is None or gap < best_gap:
-            best, best_gap = p, gap
-    click.echo(f"nearest to the paper's Acc(+-2) of 90.2%: tone_noise={best}")
-    return best
+    best = {}
+    for fig, paper in TOM_PAPER.items():
+        known = [p for p in grid if rows[p][fig] is not None]
+        best[fig] = min(known, key=lambda p: abs(rows[p][fig] - paper))
+        click.echo(f"nearest to the paper's {fig} ({paper}): tone_noise={best[fig]:.2f}")
+    return best["acc2"]
 
 
 def render_run(events) -> str:
