@@ -8,14 +8,29 @@ every row below is a choice except where a passage is named.  Every choice is a 
 =====================  ==========================================  ======================================
 rule                   what it does                                source
 =====================  ==========================================  ======================================
-aspiration             ``u'_n(t) = tau_n + (best_n - tau_n) *      choice (``concession_exponent`` e,
-                       (1 - (t / T) ** (1 / e))``: from the best   default 1, linear): the time-dependent
-                       own score at the opening down to the        conceder the seed's observers assume
-                       threshold tau_n at the final turn T         (sec. 3.1 "gradually lowers its
-                                                                   aspiration level")
+aspiration             ``u'_n(t) = tau_n + (best_n - tau_n) *      ``aspiration_start``/``_end`` (0.59 /
+                       x(t)``, ``x(t) = start + (end - start) *    0.37, ``scorable-v2``): the Base-LLM
+                       (t / T) ** (1 / e)``: a share of the        role's own proposals in the public
+                       range between threshold and best own        benchmark's logs (GPT-4, 33 sessions
+                       score, moving from ``start`` at the         of this game, 820 proposals: a
+                       opening to ``end`` at the final turn T      linear fit of the share each proposal
+                                                                   left above the proposer's threshold;
+                                                                   docs/scorable.md "The negotiator").
+                                                                   ``scorable-v1``: 1 / 0, from the best
+                                                                   own score to the threshold (no
+                                                                   evidence).  ``concession_exponent`` e
+                                                                   (default 1, linear): choice, the
+                                                                   time-dependent conceder the seed's
+                                                                   observers assume (sec. 3.1)
 candidates             every deal whose own (true) score >= the    choice: a party never proposes below
                        aspiration (with ``threshold_test`` "above",  its current aspiration, nor a deal it
-                       also > its threshold)                       would not accept itself
+                       also > its threshold) that changes at most  would not accept itself.
+                       ``amend_max_issues`` issues of the deal on  ``amend_max_issues`` 2 (``scorable-v2``):
+                       the table (every such deal when none of     the Base-LLM role's own proposals in the
+                       those qualifies)                            benchmark's logs change a median of 2
+                                                                   issues of the deal on the table (794
+                                                                   proposals: 0: 109, 1: 215, 2: 257, 3:
+                                                                   135, 4: 57, 5: 21); None (v1): any deal
 acceptance predicted   ``share``: j accepts the best               choice (``acceptance_rule``,
                        ``assumed_share`` of all deals by its       ``assumed_share`` 0.5,
                        estimated table (ties included);            ``assumed_threshold`` 50): thresholds
@@ -62,10 +77,14 @@ import numpy as np
 from scenarios.scorable import Game
 
 
-def aspiration(game: Game, party: int, turn: int, last_turn: int, exponent: float = 1.0) -> float:
+def aspiration(game: Game, party: int, turn: int, last_turn: int, exponent: float = 1.0, start: float = 1.0,
+               end: float = 0.0) -> float:
+    """``tau + (best - tau) * x(t)`` with ``x`` going from ``start`` at turn 0 to ``end`` at
+    the last turn, ``x(t) = start + (end - start) * (t / T) ** (1 / exponent)`` (``start`` 1,
+    ``end`` 0: from the best own score down to the threshold, the first stand-in)."""
     p = game.parties[party]
     frac = 0.0 if last_turn <= 0 else min(max(turn / last_turn, 0.0), 1.0)
-    return p.threshold + (p.best - p.threshold) * (1.0 - frac ** (1.0 / exponent))
+    return p.threshold + (p.best - p.threshold) * (start + (end - start) * frac ** (1.0 / exponent))
 
 
 def estimated_deal_scores(game: Game, est: Sequence[np.ndarray]) -> np.ndarray:
@@ -87,6 +106,28 @@ def echo_estimate(game: Game, deals: Sequence[Sequence[int]]) -> tuple[np.ndarra
     arr = np.asarray(deals, dtype=int)
     return tuple(np.bincount(arr[:, m], minlength=k) * (100.0 / (M * len(arr)))
                  for m, k in enumerate(game.option_counts))
+
+
+def echo_with_words(game: Game, deals: Sequence[Sequence[int]], signals: Sequence) -> tuple[np.ndarray, ...]:
+    """:func:`echo_estimate` of j's deals, then what j's words said about single options
+    (``bayes.Signal`` objects read from j's utterances, in order): an option j said it
+    prefers is raised to the top of its issue's row, one it opposes to zero; a comparison
+    puts the preferred option above the other.  Issue-level signals name no option and
+    change nothing."""
+    est = [row.copy() for row in echo_estimate(game, deals)]
+    for sig in signals:
+        if sig.entity != "option":
+            continue
+        if sig.signal_type == "point":
+            (m, o), = sig.items
+            top = max(float(est[m].max()), 100.0 / (game.n_issues * len(est[m])))
+            est[m][o] = top if sig.stance == "prefer" else 0.0
+        else:
+            (m1, o1), (m2, o2) = sig.items
+            hi, lo = ((m1, o1), (m2, o2)) if sig.stance == "prefer" else ((m2, o2), (m1, o1))
+            if est[hi[0]][hi[1]] <= est[lo[0]][lo[1]]:
+                est[hi[0]][hi[1]], est[lo[0]][lo[1]] = est[lo[0]][lo[1]] + 1e-6, est[hi[0]][hi[1]]
+    return tuple(est)
 
 
 def _accept_from_sorted(est_scores: np.ndarray, ranked: np.ndarray, rule: str, assumed_share: float,
@@ -125,14 +166,21 @@ def deal_view(game: Game, est: Sequence[np.ndarray], rule: str = "share", assume
 
 def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Sequence[np.ndarray] | DealView],
                 assumed_threshold: float = 50.0, rule: str = "share",
-                assumed_share: float = 0.5, strict: bool = False) -> tuple[tuple[int, ...], dict]:
+                assumed_share: float = 0.5, strict: bool = False, anchor: Sequence[int] | None = None,
+                max_changes: int | None = None) -> tuple[tuple[int, ...], dict]:
     """The proposal of ``party`` at aspiration ``level`` given its estimates of the others
     (per-issue tables, or :class:`DealView` objects already built from them).  ``strict``:
-    the party accepts only scores above its threshold, so it proposes none at it."""
+    the party accepts only scores above its threshold, so it proposes none at it.  With
+    ``anchor`` (the deal on the table) and ``max_changes``, only deals that change at most
+    that many issues of it are candidates (all deals when none of those reaches ``level``)."""
     own = game.deal_scores[party]
     ok = own >= level - 1e-9
     if strict:
         ok &= own > game.parties[party].threshold
+    if anchor is not None and max_changes is not None:
+        near = ok & ((game.deals != np.asarray(anchor)).sum(axis=1) <= max_changes)
+        if near.any():
+            ok = near
     cand = np.flatnonzero(ok)
     if cand.size == 0:  # level above the best deal (cannot happen with aspiration()); take the best
         cand = np.array([int(np.argmax(own))])

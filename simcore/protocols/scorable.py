@@ -32,7 +32,7 @@ from mockllm.mock import MockBackend
 from mockllm.scorable import EXTRACT, SPEAK
 from policies import bayes
 from policies.llm_pe import issues_context, pe_estimate, prior_mean_table
-from policies.scorable import aspiration, choose_cues, choose_deal, deal_view, echo_estimate
+from policies.scorable import aspiration, choose_cues, choose_deal, deal_view, echo_estimate, echo_with_words
 from scenarios.scorable import Game, load_game
 from simcore.errors import IllegalMove
 from simcore.seeding import child, derive
@@ -56,6 +56,14 @@ def _note(source: str) -> dict:
 
 ECHO_HISTORY = ("all", "last")
 THRESHOLD_TESTS = ("at-least", "above")
+
+
+#: the Base-LLM role's aspiration (share of the range between threshold and best own score) at the
+#: opening and at the final turn, fitted to the public benchmark's GPT-4 logs of this game
+#: (benchmarks/base_llm_logs.py prints the fit; docs/scorable.md "The negotiator")
+ASPIRATION_FROM_LOGS = (0.594, 0.374)
+#: the median number of issues a Base-LLM proposal changes in the deal on the table, in the same logs
+AMEND_FROM_LOGS = 2
 
 
 @attrs.frozen
@@ -87,6 +95,23 @@ class Settings:
     concession_exponent: float = attrs.field(default=1.0, validator=attrs.validators.gt(0), metadata=_note(
         "choice: the rule-based parties stand in for GPT-4.1 agents (sec. 4.1); 1 = a linear time-dependent "
         "conceder, the behaviour the observers' model assumes (sec. 3.1)"))
+    aspiration_start: float = attrs.field(default=1.0, validator=[attrs.validators.ge(0), attrs.validators.le(1)],
+                                          metadata=_note(
+        "choice: the parties' aspiration at the opening as a share of the range from threshold to best own score; "
+        "1.0 (the best own score).  The Base-LLM role's own proposals in the public benchmark's GPT-4 logs of this "
+        "game (Abdelnabi et al. 2024, logs/all_coop_temp1_base_gpt4: 33 sessions) fit 0.594 -> 0.374 (the "
+        "'logs' member of the scorable.negotiator family; docs/scorable.md)"))
+    aspiration_end: float = attrs.field(default=0.0, validator=[attrs.validators.ge(0), attrs.validators.le(1)],
+                                        metadata=_note(
+        "choice: the same at the final turn; 0.0 (the threshold); the logs fit 0.374"))
+    echo_words: bool = attrs.field(default=False, metadata=_note(
+        "seed sec. 2 'parties infer others' preferences from the history of d_t and u_t': False, a party without "
+        "an estimator reads j's deals only; True also uses what j's words said about single options (the "
+        "benchmark's prompt 'think about what others may prefer')"))
+    amend_max_issues: int | None = attrs.field(default=None, metadata=_note(
+        "choice: None, a party may propose any deal; the Base-LLM role's own proposals in the benchmark's GPT-4 logs "
+        "change a median of 2 issues of the deal on the table (794 proposals: 0 issues 109, 1: 215, 2: 257, 3: "
+        "135, 4: 57, 5: 21): 2 proposes among deals within that many changes of it"))
     cues_per_turn: int = attrs.field(default=3, validator=attrs.validators.ge(0), metadata=_note(
         "choice: preference cues a party means to give per utterance (a short message with a few reasons)"))
     top_k: int = attrs.field(default=3, metadata=_note("display only: hypotheses shown per party in transcripts"))
@@ -199,6 +224,7 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
     prior = prior_mean_table(game)
     shared = {j: prior for j in observed}  # the shared estimate of party j
     heard: dict[int, list[dict]] = {j: [] for j in range(N)}
+    said: dict[int, list] = {j: [] for j in range(N)}  # the signals read from j's words, as Signal objects
     proposed: dict[int, list[tuple[int, ...]]] = {j: [] for j in range(N)}
     mse_trace: list[float | None] = []
     mse_cur = {j: round(bayes.table_mse(prior, truth[j]), 2) for j in observed}
@@ -210,13 +236,14 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
     def view_of(j: int, use_shared: bool):
         """j's estimate as the proposer uses it (the shared model's, or the echo stand-in),
         rebuilt only when it has changed since the last turn."""
-        source = shared[j] if use_shared else len(proposed[j]) if settings.echo_history == "all" else (
-            proposed[j][-1] if proposed[j] else None)
+        source = shared[j] if use_shared else (len(proposed[j]), len(said[j])) if settings.echo_history == "all" else (
+            proposed[j][-1] if proposed[j] else None, len(said[j]))
         hit = views.get((use_shared, j))
         if hit is not None and (hit[0] is source if use_shared else hit[0] == source):
             return hit[1]
-        est = shared[j] if use_shared else echo_estimate(
-            game, proposed[j] if settings.echo_history == "all" else proposed[j][-1:])
+        deals = proposed[j] if settings.echo_history == "all" else proposed[j][-1:]
+        est = shared[j] if use_shared else (echo_with_words(game, deals, said[j]) if settings.echo_words
+                                            else echo_estimate(game, deals))
         view = deal_view(game, est, settings.acceptance_rule, settings.assumed_share, settings.assumed_threshold)
         views[(use_shared, j)] = (source, view)
         return view
@@ -227,10 +254,12 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
             deal = _legal(game, game.initial_deal, f"{method} (p1's opening: the game's initial deal)")
             info = {"own_score": game.score(p1, game.initial_deal)}
         else:
-            level = aspiration(game, n, t, T, settings.concession_exponent)
+            level = aspiration(game, n, t, T, settings.concession_exponent, settings.aspiration_start,
+                               settings.aspiration_end)
             ests = {j: view_of(j, estimating(n)) for j in range(N) if j != n}
             deal, info = choose_deal(game, n, level, ests, settings.assumed_threshold,
-                                     settings.acceptance_rule, settings.assumed_share, strict=settings.strict)
+                                     settings.acceptance_rule, settings.assumed_share, strict=settings.strict,
+                                     anchor=history[-1], max_changes=settings.amend_max_issues)
             deal = _legal(game, deal, f"{method} ({game.parties[n].name}'s choose_deal)")
         cues, rng = draws.get(t, n)  # cues, then the speak, read and estimate calls, in that order
         deal_ids = list(game.deal_ids(deal))
@@ -243,6 +272,7 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
         history.append(deal)
         proposed[n].append(deal)
         heard[n] += [dict(r, turn=t) for r in raw]
+        said[n] += signals
         est_note: dict[str, Any] = {}
         if n in shared:
             if space is not None:

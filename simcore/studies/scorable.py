@@ -56,6 +56,11 @@ class ScorableConfig:
     acceptance_rule: str = attrs.field(default="share", validator=attrs.validators.in_(("share", "threshold")))
     assumed_share: float = attrs.field(default=0.5, validator=[attrs.validators.gt(0), attrs.validators.le(1)])
     concession_exponent: float = attrs.field(default=1.0, validator=attrs.validators.gt(0))
+    aspiration_start: float = attrs.field(default=1.0, validator=_unit)
+    aspiration_end: float = attrs.field(default=0.0, validator=_unit)
+    amend_max_issues: int | None = attrs.field(default=None, validator=attrs.validators.optional(
+        attrs.validators.ge(0)))
+    echo_words: bool = False
     cues_per_turn: int = attrs.field(default=3, validator=attrs.validators.ge(0))
     echo_history: str = attrs.field(default="all", validator=attrs.validators.in_(("all", "last")))
     threshold_test: str = attrs.field(default="at-least", validator=attrs.validators.in_(("at-least", "above")))
@@ -77,6 +82,8 @@ class ScorableConfig:
         return Settings(sigma=self.sigma, floor=self.floor, assumed_reservation=self.assumed_reservation,
                         assumed_threshold=self.assumed_threshold, acceptance_rule=self.acceptance_rule,
                         assumed_share=self.assumed_share, concession_exponent=self.concession_exponent,
+                        aspiration_start=self.aspiration_start, aspiration_end=self.aspiration_end,
+                        amend_max_issues=self.amend_max_issues, echo_words=self.echo_words,
                         cues_per_turn=self.cues_per_turn, echo_history=self.echo_history,
                         threshold_test=self.threshold_test)
 
@@ -189,6 +196,16 @@ STUDY = ScorableStudy()
               help="threshold rule: estimated score (0-100) at which a party is predicted to accept.")
 @click.option("--concession-exponent", type=FloatRange(min=0, min_open=True), default=1.0,
               show_default=True, help="e in the parties' aspiration schedule (1 = linear).")
+@click.option("--aspiration-start", type=FloatRange(0, 1), default=None,
+              help="The parties' aspiration at the opening, as a share of the range from threshold to best own "
+                   "score [default: 1; the Base-LLM role's proposals in the benchmark's GPT-4 logs fit 0.594].")
+@click.option("--aspiration-end", type=FloatRange(0, 1), default=None,
+              help="The same at the final turn [default: 0; the logs fit 0.374].")
+@click.option("--amend-max-issues", type=click.IntRange(0, 100), default=None,
+              help="Propose only deals changing at most this many issues of the deal on the table [default: "
+                   "any deal; the benchmark's GPT-4 logs change a median of 2].")
+@click.option("--echo-words/--no-echo-words", default=False, show_default=True,
+              help="A party without an estimator also uses what the others' words said about single options.")
 @click.option("--cues-per-turn", type=click.IntRange(0, 10), default=3, show_default=True,
               help="Preference cues a party means to give per utterance.")
 @click.option("--echo-history", type=click.Choice(("all", "last")), default="all", show_default=True,
@@ -209,7 +226,8 @@ STUDY = ScorableStudy()
               help="Trials per method whose full turn-by-turn events are written.")
 @backend_options
 def command(seed, workers, out, progress, game, methods, trials, sigma, floor, assumed_reservation,
-            acceptance_rule, assumed_share, assumed_threshold, concession_exponent, cues_per_turn, echo_history,
+            acceptance_rule, assumed_share, assumed_threshold, concession_exponent, aspiration_start, aspiration_end,
+            amend_max_issues, echo_words, cues_per_turn, echo_history,
             threshold_test, omit, vague, misread, pe_forget, pe_jitter,
             keep_transcripts, backend, backend_args, record, replay):
     """The scorable multi-party game with the Bayesian opponent model (seed Tables 1-2)."""
@@ -223,7 +241,10 @@ def command(seed, workers, out, progress, game, methods, trials, sigma, floor, a
                             concession_exponent=concession_exponent, cues_per_turn=cues_per_turn,
                             echo_history=echo_history, threshold_test=threshold_test, omit=omit,
                             vague=vague, misread=misread, pe_forget=pe_forget, pe_jitter=pe_jitter,
-                            keep_transcripts=keep_transcripts,
+                            keep_transcripts=keep_transcripts, amend_max_issues=amend_max_issues,
+                            echo_words=echo_words,
+                            **{k: v for k, v in (("aspiration_start", aspiration_start),
+                                                 ("aspiration_end", aspiration_end)) if v is not None},
                             **backend_settings(backend, backend_args, record, replay, workers))
     launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
 
@@ -299,6 +320,105 @@ PLAYTHROUGHS = {
 }
 
 
+# ---------------------------------------------------------------------------
+# roles and claims
+# ---------------------------------------------------------------------------
+def _r(m, method, key):
+    r = (m.get("results") or {}).get(method) or {}
+    v = r.get(key)
+    return v.get("avg") if isinstance(v, dict) else v
+
+
+def _d(a, b):
+    return None if a is None or b is None else a - b
+
+
+def _roles():
+    from simcore.protocols.scorable import AMEND_FROM_LOGS, ASPIRATION_FROM_LOGS
+    from simcore.roles import Evidence, Role, StandIn
+
+    start, end = ASPIRATION_FROM_LOGS
+    negotiator = Role(
+        id="scorable.negotiator", system=SYSTEM,
+        llm="GPT-4.1 (sec. 4.1), every party in every method; Base-LLM: 'the original implementation where agents "
+            "negotiate based on prompts' (Abdelnabi et al. 2024)",
+        passage="sec. 4.1 'Base-LLM: The original implementation where agents negotiate based on prompts without "
+                "explicit preference estimation'; 'For all agents, GPT-4.1 was employed'",
+        stand_in="scorable-v1 (policies/scorable.py: aspiration, candidates, acceptance prediction, echo)",
+        parameters=(
+            Evidence("aspiration", "best own score -> threshold (start 1, end 0)",
+                     "choice (the time-dependent conceder the observers assume, sec. 3.1); the benchmark's GPT-4 "
+                     f"logs fit {start} -> {end}"),
+            Evidence("candidates", "any deal (amend_max_issues None)",
+                     f"choice; the logs change a median of {AMEND_FROM_LOGS} issues of the deal on the table"),
+            Evidence("echo", "j's deals only (echo_words False)", "sec. 2 'the history of d_t and u_t'"),
+        ),
+        built_from="sec. 2 and 4.1, and (the 'logs' members) the Base-LLM role's own proposals in the public "
+                   "benchmark's GPT-4 logs of this game (benchmarks/base_llm_logs.py)",
+        left_to_test="Table 1 (every method's FAR/PAR/LAR, Base-LLM's 0.368/0.764/0.974 among them) and Table 2",
+        family=(
+            StandIn("v1", {}, "from the best own score to the threshold, any deal, deals only", "no evidence"),
+            StandIn("amend", {"amend_max_issues": AMEND_FROM_LOGS},
+                    f"v1, proposing within {AMEND_FROM_LOGS} changes of the deal on the table",
+                    "the logs: a median of 2 issues changed"),
+            StandIn("words", {"echo_words": True}, "v1, also using the others' words about single options",
+                    "sec. 2 'the history of d_t and u_t'"),
+            StandIn("logs", {"aspiration_start": start, "aspiration_end": end, "amend_max_issues": AMEND_FROM_LOGS,
+                             "echo_words": True},
+                    f"aspiration {start} -> {end}, within {AMEND_FROM_LOGS} changes, using words",
+                    "the logs' linear fit of the share each proposal kept above the threshold, and their amends"),
+            StandIn("threshold-floor", {"aspiration_start": 0.0, "aspiration_end": 0.0,
+                                        "amend_max_issues": AMEND_FROM_LOGS, "echo_words": True},
+                    "any deal at or above the threshold, within 2 changes, using words",
+                    "the benchmark's prompt: 'reach an agreement as long as your minimum score is met'"),
+        ),
+        default="v1")
+    llm_pe = Role(
+        id="scorable.llm_pe", system=SYSTEM, llm="GPT-4.1 (sec. 4.1)",
+        passage="sec. 4.1 'LLM-PE: A method where an LLM directly infers the numerical values of the opponents' "
+                "score functions s without a structured Bayesian framework'",
+        stand_in="the mock's scorable-estimate answer (pe_forget 0.3, pe_jitter 0.15)",
+        parameters=(Evidence("pe_forget", 0.3, "choice: sec. 1 'struggle to maintain inferential consistency "
+                                               "during prolonged interactions'"),
+                    Evidence("pe_jitter", 0.15, "choice: the same; a table entry off by N(0, 10)")),
+        built_from="sec. 1's description of LLMs' inconsistency; no figure",
+        left_to_test="Table 1's LLM-PE rows and Table 2's LLM-PE MSE (162.8)",
+        family=tuple(StandIn(name, {"pe_forget": f, "pe_jitter": j}, f"pe_forget {f}, pe_jitter {j}", ev)
+                     for name, f, j, ev in (("exact", 0.0, 0.0, "a perfect reader of the dialogue"),
+                                            ("light", 0.15, 0.05, "half the default noise"),
+                                            ("default", 0.3, 0.15, "the default choice"),
+                                            ("heavy", 0.5, 0.3, "about twice the default noise"))),
+        default="default")
+    return (negotiator, llm_pe)
+
+
+def _claims():
+    from simcore.roles import Claim
+
+    def best_far(m):
+        res = m.get("results") or {}
+        if "proposed-all" not in res or len(res) < 2:
+            return None
+        return res["proposed-all"]["FAR"] - max(v["FAR"] for k, v in res.items() if k != "proposed-all")
+
+    return (
+        Claim("proposed_all_highest_far", "Proposed (all) has the highest FAR of the seven", "0.618 (Table 1)",
+              best_far),
+        Claim("proposed_all_above_base_llm", "Proposed (all) reaches full agreement more often than Base-LLM",
+              "0.618 vs 0.368 (Table 1)", lambda m: _d(_r(m, "proposed-all", "FAR"), _r(m, "base-llm", "FAR"))),
+        Claim("all_above_p1", "Mutual estimation beats p1 alone (Proposed FAR)", "0.618 vs 0.462 (Table 1)",
+              lambda m: _d(_r(m, "proposed-all", "FAR"), _r(m, "proposed-p1", "FAR"))),
+        Claim("mse_below_base_om", "Proposed's MSE is below Base-OM's", "158.9 vs 188.5 (Table 2)",
+              lambda m: _d(_r(m, "base-om-p1", "MSE"), _r(m, "proposed-p1", "MSE"))),
+        Claim("mse_below_llm_pe", "Proposed's MSE is below LLM-PE's", "158.9 vs 162.8 (Table 2)",
+              lambda m: _d(_r(m, "llm-pe-p1", "MSE"), _r(m, "proposed-p1", "MSE"))),
+    )
+
+
+ROLES = _roles()
+CLAIMS = _claims()
+
+
 def describe_game(scenario_id: str) -> str:
     from scenarios.scorable import describe
 
@@ -334,7 +454,8 @@ REGISTRY = [
            meta={"system": SYSTEM, "protocol": "scorable-v1", "method": m}) for m in METHOD_IDS],
     dict(kind="protocol", id="scorable-v1", entry_point="simcore.protocols.scorable:ScorableProtocol",
          kwargs={"game": "harbour-sport-park", **_SETTINGS_DEFAULTS},
-         description="N parties, 4N turns in redrawn random orders, p1 opens and closes, veto holders",
+         description="N parties, 4N turns in redrawn random orders, p1 opens and closes, veto holders (the parties "
+                     "concede from their best own score to their threshold)",
          meta={"system": SYSTEM, "sources": {"game": "seed sec. 4.1 / Table 5: Harbour Sport Park (a scenario id "
                                                       "or game file)"}}),
 ]
