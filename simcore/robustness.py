@@ -6,8 +6,8 @@ family member -- the same config and root seed, with only that role's stand-in s
 per claim, the paper's figure, the value under each member, the range, and "holds
 under k of n": how many members give the direction the paper reports.
 
-Outputs (in ``--out``): ``robustness.json`` (every value) and one CSV table per role,
-``robustness-<role>.csv``.  Members run one after another; each member's jobs run on
+Outputs (in ``--out``): ``robustness.json`` (every value), one CSV table per role,
+``robustness-<role>.csv``, and ``robustness.md`` (the tables as the docs show them).  Members run one after another; each member's jobs run on
 ``workers`` as a plain run's do, so the values do not depend on the worker count.
 """
 
@@ -59,6 +59,22 @@ def role_table(role: Role, claims: Sequence[Claim], rows: Mapping[str, dict]) ->
                       f"this role's stand-in changed (simcore roles {role.system} lists the members' evidence)")
 
 
+def markdown(result: Mapping[str, Any]) -> str:
+    """The tables of a robustness result as Markdown (one per role), values as signed differences."""
+    out = []
+    for role_id, role in result["roles"].items():
+        names = [m["name"] for m in role["members"]]
+        out.append(f"**{role_id}** (default: {role['default']})\n")
+        out.append("| claim | paper | " + " | ".join(names) + " | holds under |")
+        out.append("|---|---|" + "---|" * len(names) + "---|")
+        for claim in role["claims"].values():
+            cells = ["-" if claim["values"][n] is None else f"{claim['values'][n]:+.3f}" for n in names]
+            out.append(f"| {claim['text']} | {claim['paper']} | " + " | ".join(cells)
+                       + f" | {claim['holds']} of {claim['n']} |")
+        out.append("")
+    return "\n".join(out)
+
+
 def run_robustness(study_path: str, config: Any, system: str, *, workers: int = 1, out: str | None = None,
                    progress: bool | None = None, echo: Callable[[str], None] | None = None,
                    role_ids: Sequence[str] | None = None) -> dict:
@@ -100,6 +116,7 @@ def run_robustness(study_path: str, config: Any, system: str, *, workers: int = 
 
         os.makedirs(out, exist_ok=True)
         write_atomic(os.path.join(out, ROBUSTNESS_FILE), dumps_metrics(result))
+        write_atomic(os.path.join(out, "robustness.md"), markdown(result))
         for table in tables:
             write_atomic(os.path.join(out, f"{table.name}.csv"), table.to_csv(), newline="")
     if echo is not None:
