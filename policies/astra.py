@@ -60,7 +60,7 @@ class AgentParams:
     top_n: int = attrs.field(default=5, metadata={"source": "choice: 2.3 'selects the top N offers by score' gives no N; 5 = the public code (Table 7 shows 5 candidates, Table 8 shows 7)"})
     window: float = attrs.field(default=0.3, metadata={"source": "2.3 'lambda is sampled within +-0.3 of the agent-determined value in 0.1 increments'"})
     bound_span: int = attrs.field(default=10, metadata={"source": "2.3 'S_max is explored in 1-point decrements down to 10 points lower' (the public code: 6)"})
-    solver: str = attrs.field(default="exact", metadata={"source": "choice, same outcomes: 'exact' enumerates the outcome space, 'pulp' solves Figure 8's program with CBC; both apply one tie-break (policies/lp.py)"})
+    solver: str = attrs.field(default="exact", metadata={"source": "choice, same outcomes: 'exact' enumerates the outcome space, 'pulp' solves Figure 8's program with PuLP through the HiGHS solver (highspy; CBC where PuLP bundles it); both apply one tie-break (policies/lp.py)"})
     questions: int = attrs.field(default=2, metadata={"source": "2.2 'asks about preferences. If the response is unclear, it assumes preferences opposite to its own'; Table 7 (highest, then lowest); the count: the public code ('only ask 2 times')"})
     clarify: int = attrs.field(default=1, metadata={"source": "A.1 / Table 9: the clarifying question after a case-1 inconsistency; asked once: the public code's count"})
     accept_rule: str = attrs.field(default="paper", validator=attrs.validators.in_(("paper", "counter")), metadata={"source": "2.2 'accepts an offer if its score meets or exceeds its most recent offer' (paper); counter (>= the counter-offer it would make now): the public code, option"})
@@ -107,8 +107,10 @@ class AgentParams:
         return out
 
 
+# astra-agent-v2's readings (issue 17 changed the defaults; the old id keeps these)
+V2_CHOICES = dict(M.V2_TACTICS)
 # astra-agent-v1's readings (issue 10 changed the defaults; the old id keeps these)
-V1_CHOICES = dict(order=M.ORDER_V1, hold_against_fair=False, stance_first=False, si_target="agent",
+V1_CHOICES = dict(**V2_CHOICES,order=M.ORDER_V1, hold_against_fair=False, stance_first=False, si_target="agent",
                   smax_rule="hold", deadline_rounds_left=(1, 2), lambda_table=M.LAMBDA_ROWS_V1,
                   first_offer_stance="unknown", lic_needs_fair=True, concession_how="distance",
                   significant=2.0)
@@ -338,12 +340,15 @@ class AstraAgent:
         own_scores = [self.sa(o) for o in self.my_offers]
         conceded = any(b < a - 1e-9 for a, b in zip(own_scores, own_scores[1:]))
         last_conc = own_scores[-2] - own_scores[-1] if len(own_scores) >= 2 else 0.0
+        p_scores = [self.sp(o) for o in partner_offers]
+        conceded_before = any(b < a - 1e-9 for a, b in zip(p_scores[:-2], p_scores[1:-1]))
         ctx = M.TacticContext(
             offers_exchanged=sum(1 for t in obs.history if t.offer is not None),
             agent_offers=len(self.my_offers), partner_offer_sa=s_a_p, partner_offer_sp=s_p_p,
             stance=st, stance_delta=delta, fairness=fair, agent_conceded=conceded,
             last_own_concession=max(0.0, last_conc), agent_max=self.max_own,
-            prev_own=own_scores[-1] if own_scores else self.max_own, partner_offers=len(partner_offers))
+            prev_own=own_scores[-1] if own_scores else self.max_own, partner_offers=len(partner_offers),
+            theta_f=d.theta_f, partner_conceded_before=conceded_before)
         tactic = M.select_tactic(ctx, p.tactics)
         sas = M.sa_scores(M.rank_by_tactic(tactic, cands, ctx, p.tactics))
         if p.si_target == "partner":

@@ -14,11 +14,12 @@ why it is fixed.
 | Fairness eq. 1: Fair if abs(S_a^P - S_p^P) <= theta_f or S_p^P <= PMS/2 | 2.3 eq. 1, A.2 (theta_f = 4); PMS = the agent's maximum: choice, fixed (A.2 "35% of the total score" of CaSiNo's 36) | :func:`fairness` |
 | Stance eq. 2 from the partner's score change over its last two offers; no offer: unknown; one offer: ``first_offer_stance`` ("neutral") | 2.3 eq. 2; Table 7 ("Unk." before the partner's first offer, "Neu." after it); "unknown" = astra-agent-v1 | :func:`stance` |
 | lambda from a table over stance x fairness: the stance's value whatever the fairness | 4.2 / Figure 3: "greedy ... around 0.9", "generous ... around 0.3", "neutral ... around 0.5"; Table 7 prints lambda=0.3 for "unfair, generous"; the unknown row (before any partner offer, 0.7): choice; ``lambda_table`` (astra-agent-v1: :data:`LAMBDA_ROWS_V1`, +0.1 when unfair, a split without passage) | :data:`LAMBDA_TABLE` |
-| Tactics: the first of ``order`` whose Table 5 "When" holds; with ``stance_first`` a generous partner gets no competitive tactic | Table 5 "When"; 4.3 "the agent prioritized the partner's stance over fairness ... collaborative strategies were more common for generous partners" (the order: stance tactics RNC, CSC, NCR, RC before the offer-level ones REO, MGF; AEO first as in Table 7); ``order``, ``stance_first`` | :func:`select_tactic` |
+| Tactics (astra-agent-v3): the tactics whose Table 5 "When" holds (:func:`applicable`); the best fit among them (:func:`best_fit`, ``selection="tft"``): the first -- tactics answering the partner's latest move (CSC, RC, MGF, REO, NCR, RNC) before those set by the phase (LIC, AEO), each in Table 5's own listing order -- of the strategy that answers the partner's stance in kind (:func:`tft_strategy`: collaborative for a generous partner, and for a neutral one whose offer is fair after it had conceded before; competitive otherwise), and LGR ("Anytime") when none of that strategy applies | 2.3 "The agent selects the best-fit tactic" (an LLM's judgement; no rule given); sec. 2 "grounded in ... TFT"; 4.3 "competitive strategies were predominantly chosen for greedy or neutral partners, while collaborative strategies were more common for generous partners" and "when the partner maintained a fair but firm stance without further concessions, the agent occasionally adopted a collaborative strategy"; Table 7 (RC chosen where MGF also holds) and Table 8 (RC where LIC also holds) for the latest-move-first order; Table 5's listing as the last tie-break: choice (``selection``; the astra.tactic role's family) | :func:`select_tactic` |
+| Tactics (astra-agent-v1/v2, ``selection="precedence"``): the first of ``order`` whose Table 5 "When" holds; with ``stance_first`` a generous partner gets no competitive tactic | Table 5 "When"; 4.3 (the order: stance tactics RNC, CSC, NCR, RC before the offer-level ones REO, MGF; AEO first as in Table 7); ``order``, ``stance_first`` | :func:`select_tactic` |
 | REO "When": the partner's offer leaves the agent <= ``extreme_share`` (0.25) of its maximum, on any offer (``reo_scope="any"``) | Table 5 "The partner makes an extremely selfish offer"; 25%: choice from A.2 ("unfairness ... when an individual's share falls below 20-30%"); the public code: "initial" offer, < 14 points (options) | :func:`_when` |
 | NCR "When": neutral stance, with (``hold_against_fair`` True) or without a fair offer | Table 5 "The partner remains firm, making no concessions in their last two offers" (no fairness condition); False = 4.3 "when the partner maintained a fair but firm stance ... the agent occasionally adopted a collaborative strategy" | :func:`_when` |
 | Thresholds: AEO fewer than ``early_offers`` (3) offers exchanged; LIC fewer than ``lic_offers`` (6) and not yet conceded; RC a partner concession >= ``significant`` (1; Table 7); CSC own last concession >= ``large`` (3); LIC with no fairness condition (``lic_needs_fair`` False; True = astra-agent-v1, no passage) | Table 5 "before many offers are exchanged", "Early ... no initial concessions", "significant concession", "after a large concession"; the numbers: choice (the text gives none; the public code's prompt says "e.g. by 3 points or more" for RC) | :class:`TacticParams` |
-| "How": AEO/REO highest S_a; NCR/RNC S_a closest to the previous own offer; LIC highest S_p; CSC concession closest to half the last one; RC a concession before none (``concession_how="strict"``), then closest to the partner's; LGR highest joint; MGF smallest abs(S_a - S_p) | Table 5 "How" (RC "Respond with a concession"; Table 7's RC ranking gives the non-conceding candidate SA 0.0; "distance" = astra-agent-v1); the scoring functions: choice, fixed (each is the plainest ranking of its "How" sentence) | :func:`rank_by_tactic` |
+| "How": AEO/REO highest S_a; NCR/RNC S_a closest to the previous own offer; LIC highest S_p; CSC (``csc_how="concede"``, v3) a concession smaller than the last one, then any concession, holding last, each closest to half the last concession (v1/v2 "distance": only the distance, so holding could win); RC a concession before none (``concession_how="strict"``), then the concession closest to theta_f (``rc_target="theta-f"``, v3; v1/v2 "partner": closest to the partner's concession); LGR highest joint; MGF smallest abs(S_a - S_p) | Table 5 "How" (RC "Respond with a concession"; Table 7's RC ranking gives the non-conceding candidate SA 0.0; "distance" = astra-agent-v1); the scoring functions: choice, fixed (each is the plainest ranking of its "How" sentence) | :func:`rank_by_tactic` |
 | SA = (max - r) / (max - min) of the rank | 2.3 "min-max Normalized Ranking Score"; Table 7's SA values 0, 0.25, ... 1 | :func:`sa_scores` |
 | PAP = w*TS + (1-w)*SI, w = 0.75; TS = S_p / max S_p (IPP); SI = 1 - dist((S_a, S_p), ideal) / diag toward the partner's ideal outcome (``si_target="partner"``) | 2.3 "Virtual Partner Agent ... Total Score (TS) and ... Strategic Intermediary (SI) toward the ideal outcome", A.4 (w); Table 7 (SI rises as the agent concedes); the linear TS and distance SI: choice, fixed (deterministic stand-ins for the VPA's 0-10 judgements); ``"agent"`` = astra-agent-v1 | :func:`pap`, :func:`partner_ideal` |
 | Final = alpha*PAP + beta*SA, alpha = 0.35, beta = 0.65; ties: the earlier candidate | eq. 4, Table 4; the tie: choice, fixed | :func:`final_scores` |
@@ -62,6 +63,13 @@ LAMBDA_TABLE = lambda_table()
 
 TACTICS = ("REO", "AEO", "RNC", "CSC", "NCR", "RC", "LIC", "MGF", "LGR")
 COMPETITIVE = ("AEO", "REO", "NCR", "RNC")
+#: Table 5's own listing: the collaborative tactics, then the competitive ones
+TABLE5_ORDER = ("LIC", "CSC", "RC", "LGR", "MGF", "AEO", "REO", "NCR", "RNC")
+#: tactics whose "When" reads the partner's latest move (its concession, its offer's scores), as
+#: against the phase of the negotiation (LIC, AEO: early; LGR: anytime)
+REACTIVE = ("CSC", "RC", "MGF", "REO", "NCR", "RNC")
+#: how the best-fit tactic is picked among the applicable ones (``TacticParams.selection``)
+SELECTIONS = ("tft", "precedence", "listing", "collaborative-first", "competitive-first")
 
 
 # ---------------------------------------------------------------- preferences
@@ -222,6 +230,8 @@ class TacticContext:
     agent_max: float
     prev_own: float  # agent score of its previous offer (agent_max before the first)
     partner_offers: int = 0  # valid offers the partner has made so far
+    theta_f: float = 4.0  # the fairness threshold (A.2), the size of a fair difference in points
+    partner_conceded_before: bool = False  # the partner lowered its own (IPP) score between earlier offers
 
 
 # Precedence of the tactics' "When" conditions (LGR, "anytime", is always the fallback).
@@ -279,6 +289,21 @@ class TacticParams:
     # (CSC's "Make a smaller concession" needs no such tier: with its target at half the last
     # concession, every smaller concession is already closer than conceding nothing.)
     concession_how: str = attrs.field(default="strict", validator=attrs.validators.in_(("strict", "distance")), metadata={"source": "Table 5 RC 'Respond with a concession'; Table 7's RC ranking gives the non-conceding candidate SA 0.0 (strict: conceding candidates first); distance = astra-agent-v1"})
+    # how the best-fit tactic is chosen among those whose "When" holds (section 2.3 "The agent
+    # selects the best-fit tactic"; an LLM judgement the paper gives no rule for)
+    selection: str = attrs.field(default="tft", validator=attrs.validators.in_(SELECTIONS), metadata={"source": "2.3 'The agent selects the best-fit tactic' (an LLM's judgement, majority of five samples): 'tft' (astra-agent-v3) takes, among the tactics whose Table 5 'When' holds, one of the strategy that answers the partner's stance in kind (sec. 2 'grounded in TFT'; 4.3: competitive for greedy or neutral partners, collaborative for generous ones and for a fair but firm one), the first in Table 5's listing, LGR ('Anytime') when none; 'precedence' = the fixed order of astra-agent-v1/v2 ('order'); 'listing', 'collaborative-first', 'competitive-first': the other members of the astra.tactic family"})
+    # RC "How": which concession ranks first
+    rc_target: str = attrs.field(default="theta-f", validator=attrs.validators.in_(("theta-f", "partner")), metadata={"source": "Table 5 RC 'Respond with a concession' / 'promotes fair exchanges' with A.2's fair difference theta_f (4 points): the concession closest to theta_f ranks first ('theta-f', astra-agent-v3; Table 7's worked ranking 26 > 27 > 23 > 22 > 30 after a 30-point offer); 'partner' (v1/v2): closest to the partner's concession"})
+    # CSC "How": "Make a smaller concession" -- a concession, smaller than the last one
+    # NCR "When" "The partner remains firm, making no concessions in their last two offers": two
+    # partner offers needed (True, v3); v1/v2 read the stance alone, which a first offer already has
+    ncr_needs_two: bool = attrs.field(default=True, metadata={"source": "Table 5 NCR 'making no concessions in their last two offers': two partner offers (True, astra-agent-v3); False (v1/v2): the neutral stance alone, which the partner's first offer already gets (first_offer_stance)"})
+    csc_how: str = attrs.field(default="concede", validator=attrs.validators.in_(("concede", "distance")), metadata={"source": "Table 5 CSC 'Make a smaller concession' (the public code: 'must reduce your score by at least 1 point'): 'concede' (astra-agent-v3) ranks conceding candidates smaller than the last concession first, then other concessions, holding last; 'distance' (v1/v2): closest to half the last concession, where holding could tie and win"})
+
+
+#: stage 3 as astra-agent-v2 had it (before issue 17): the fixed precedence, RC toward the partner's
+#: concession, CSC by distance, NCR from the stance alone
+V2_TACTICS = dict(selection="precedence", rc_target="partner", csc_how="distance", ncr_needs_two=False)
 
 
 def _when(t: str, c: TacticContext, p: TacticParams) -> bool:
@@ -295,7 +320,8 @@ def _when(t: str, c: TacticContext, p: TacticParams) -> bool:
         return (c.last_own_concession >= p.large and c.stance in ("neutral", "generous")
                 and concession < p.significant)
     if t == "NCR":
-        return c.stance == "neutral" and (p.hold_against_fair or c.fairness != "fair")
+        return (c.stance == "neutral" and (p.hold_against_fair or c.fairness != "fair")
+                and (not p.ncr_needs_two or c.partner_offers >= 2))
     if t == "RC":
         return c.stance == "generous" and concession >= p.significant
     if t == "LIC":
@@ -306,13 +332,65 @@ def _when(t: str, c: TacticContext, p: TacticParams) -> bool:
     return True  # LGR: "anytime"
 
 
+def applicable(c: TacticContext, p: TacticParams = TacticParams()) -> tuple[str, ...]:
+    """Every tactic whose Table 5 "When" holds in this state, in Table 5's listing order
+    (LGR, "Anytime in the negotiation", always)."""
+    return tuple(t for t in TABLE5_ORDER if _when(t, c, p))
+
+
+def tft_strategy(c: TacticContext) -> str:
+    """The strategy that answers the partner in kind (sec. 2: ASTRA is "grounded in TFT ...
+    reciprocity"; 4.3: "competitive strategies were predominantly chosen for greedy or neutral
+    partners, while collaborative strategies were more common for generous partners"):
+    collaborative for a generous partner; competitive for a greedy or neutral one, or before
+    its first offer -- except 4.3's "when the partner maintained a fair but firm stance without
+    further concessions, the agent occasionally adopted a collaborative strategy": a neutral
+    partner whose offer is fair and who has conceded before (it *maintained* its stance
+    *without further* concessions) gets the collaborative answer.  (Table 7's partner repeats
+    a first offer, fair by eq. 1, without having conceded before: NCR, as the paper's agent.)"""
+    if c.stance == "generous":
+        return "collaborative"
+    if c.stance == "neutral" and c.fairness == "fair" and c.partner_conceded_before:
+        return "collaborative"
+    return "competitive"
+
+
+def best_fit(options: Sequence[str], c: TacticContext, selection: str = "tft") -> str:
+    """The best-fit tactic among ``options`` (tactics whose "When" holds).  Within a strategy
+    the tactics that answer the partner's latest move (:data:`REACTIVE`) come before those set
+    by the phase of the negotiation (LIC, AEO), each group in Table 5's listing order (Table
+    7's agent answers a 1-point concession with RC though MGF also holds; Table 8's with RC
+    though LIC also holds).  "tft": the first of the strategy :func:`tft_strategy` names, LGR
+    ("Anytime") when none of it applies; "listing": the first of all; "collaborative-first" /
+    "competitive-first": that strategy's first, else the other's."""
+    ranked = [t for t in TABLE5_ORDER if t in REACTIVE] + [t for t in TABLE5_ORDER if t not in REACTIVE]
+    opts = [t for t in ranked if t in options and t != "LGR"]
+    coll = [t for t in opts if t not in COMPETITIVE]
+    comp = [t for t in opts if t in COMPETITIVE]
+    if selection == "tft":
+        pool = coll if tft_strategy(c) == "collaborative" else comp
+    elif selection == "listing":
+        pool = opts
+    elif selection == "collaborative-first":
+        pool = coll or comp
+    elif selection == "competitive-first":
+        pool = comp or coll
+    else:
+        raise ValueError(f"best_fit: no rule {selection!r} (precedence is select_tactic's)")
+    return pool[0] if pool else "LGR"
+
+
 def select_tactic(c: TacticContext, p: TacticParams = TacticParams()) -> str:
-    """The first tactic in ``p.order`` whose Table 5 "When" holds (LGR: "anytime").
+    """The tactic of this turn: :func:`best_fit` among :func:`applicable` tactics, or with
+    ``p.selection == "precedence"`` (astra-agent-v1/v2) the first tactic in ``p.order`` whose
+    Table 5 "When" holds (LGR: "anytime").
 
     Default order (section 4.3, stance before fairness): AEO, RNC, CSC, NCR, RC, REO, LIC, MGF,
     LGR, and with ``stance_first`` a generous partner gets no competitive tactic; astra-agent-v1
     puts REO first and has no stance filter.  NCR needs the partner's firm offer to be unfair
     unless ``hold_against_fair``."""
+    if p.selection != "precedence":
+        return best_fit(applicable(c, p), c, p.selection)
     skip = COMPETITIVE if p.stance_first and c.stance == "generous" else ()
     for t in p.order:
         if t not in skip and _when(t, c, p):
@@ -335,12 +413,15 @@ def rank_by_tactic(tactic: str, cands, c: TacticContext, p: TacticParams = Tacti
             return (abs(s.s_a - prev), -s.s_a)
         if tactic == "LIC":  # significant concession: what the partner values most
             return (-s.s_p, -s.s_a)
+        conc = prev - s.s_a
         if tactic == "CSC":  # a smaller concession than the last one
             target = max(1.0, c.last_own_concession / 2)
-            return (abs((prev - s.s_a) - target), -s.s_a)
-        if tactic == "RC":  # concede about as much as the partner did
-            target = max(1.0, -c.stance_delta)
-            return (strict and prev - s.s_a <= 1e-9, abs((prev - s.s_a) - target), -s.s_a)
+            if p.csc_how == "concede":  # conceding and smaller first, then other concessions, holding last
+                return (conc <= 1e-9, conc >= c.last_own_concession - 1e-9, abs(conc - target), -s.s_a)
+            return (abs(conc - target), -s.s_a)
+        if tactic == "RC":  # concede: about theta_f (a fair exchange), or as much as the partner did
+            target = c.theta_f if p.rc_target == "theta-f" else max(1.0, -c.stance_delta)
+            return (strict and conc <= 1e-9, abs(conc - target), -s.s_a)
         if tactic == "MGF":  # mutual benefit, emphasising fairness
             return (abs(s.s_a - s.s_p), -(s.s_a + s.s_p))
         return (-(s.s_a + s.s_p), -s.s_a)  # LGR: trade for joint gain

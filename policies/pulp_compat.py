@@ -22,6 +22,10 @@ optimal solve is 1 in both versions (``LpStatusOptimal``, ``LpSolveStatus.Optima
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+
 OPTIMAL = 1
 
 
@@ -43,11 +47,47 @@ def solved_optimal(result) -> bool:
     return int(status) == OPTIMAL
 
 
+_BANNER_LOCK = threading.Lock()
+_banner_done = False
+
+
+def _silence_highs_banner() -> None:
+    """HiGHS prints a two-line banner on the process's standard output (file descriptor 1, from
+    C++) the first time a ``highspy.Highs`` object is made, whatever ``msg`` says; simcore's
+    stdout is its tables.  The first object is made here once with descriptor 1 pointed at
+    the null device (flushed before it is restored); later objects print nothing."""
+    global _banner_done
+    with _BANNER_LOCK:
+        if _banner_done:
+            return
+        try:
+            import highspy
+        except ImportError:
+            return
+        sys.stdout.flush()
+        saved = os.dup(1)
+        try:
+            with open(os.devnull, "w") as null:
+                os.dup2(null.fileno(), 1)
+                highspy.Highs()
+                try:
+                    import ctypes
+
+                    ctypes.CDLL(None).fflush(None)  # C stdio buffers go to the null device too
+                except (OSError, AttributeError):
+                    pass
+        finally:
+            os.dup2(saved, 1)
+            os.close(saved)
+        _banner_done = True
+
+
 def make_engine(engine: str, time_limit: float | None = None):
     """The PuLP solver object for ``engine`` ("highs" or "cbc"), quiet and with no MIP gap."""
     import pulp
 
     if engine == "highs":
+        _silence_highs_banner()
         solver = pulp.HiGHS(msg=False, gapRel=0, threads=1, timeLimit=time_limit)
         if not solver.available():
             raise RuntimeError("the pulp solver backend needs the highspy package "

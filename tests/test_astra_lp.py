@@ -197,3 +197,17 @@ def test_pulp_infeasible_is_none():
 def test_unknown_pulp_engine_is_refused():
     with pytest.raises(ValueError, match="unknown pulp engine"):
         PulpSolver(engine="glpk")
+
+
+def test_the_pulp_solver_prints_nothing_on_stdout(tmp_path):
+    """HiGHS writes a banner to the process's standard output the first time it is made (issue 17):
+    `simcore run astra --solver pulp` must print only its tables.  A fresh process, since the banner
+    comes once per process."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "simcore", "run", "astra", "--solver", "pulp", "--episodes", "1",
+                          "--partners", "base", "--setups", "integrative", "--agents", "astra", "--no-progress",
+                          "--out", str(tmp_path / "o")], capture_output=True, text=True, check=True)
+    assert out.stdout.startswith("ASTRA Table 1 analogue"), out.stdout[:200]
+    assert "HiGHS" not in out.stdout

@@ -56,6 +56,9 @@ def test_lambda_table_follows_figure3():
 
 
 # ------------------------------------------------------------------ tactics (Table 5 "When")
+V2 = M.TacticParams(**M.V2_TACTICS)  # stage 3 before issue 17 (the fixed precedence)
+
+
 def ctx(**kw):
     base = dict(offers_exchanged=6, agent_offers=3, partner_offer_sa=20.0, partner_offer_sp=16.0,
                 stance="generous", stance_delta=-0.5, fairness="fair", agent_conceded=True,
@@ -78,12 +81,14 @@ def ctx(**kw):
     (dict(partner_offer_sa=22.0, partner_offer_sp=18.0, fairness="fair"), "LGR"),  # anytime
 ])
 def test_each_tactic_when_condition(kw, tactic):
-    assert M.select_tactic(ctx(**kw)) == tactic
+    # astra-agent-v2's fixed precedence picks the tactic; under v3 its "When" holds (it is applicable)
+    assert M.select_tactic(ctx(**kw), V2) == tactic
+    assert tactic in M.applicable(ctx(**kw), V2)
 
 
 def test_v1_tactic_readings_stay_reachable():
     """astra-agent-v1: REO first whatever the stance, NCR only against an unfair firm offer."""
-    v1 = M.TacticParams(order=M.ORDER_V1, hold_against_fair=False, stance_first=False)
+    v1 = M.TacticParams(order=M.ORDER_V1, hold_against_fair=False, stance_first=False, **M.V2_TACTICS)
     assert M.select_tactic(ctx(partner_offer_sa=5.0), v1) == "REO"  # generous partner, extreme offer
     assert M.select_tactic(ctx(stance="neutral", stance_delta=0.0, partner_offer_sa=22.0,
                                partner_offer_sp=18.0), v1) == "LGR"  # fair + firm: collaborate
@@ -94,21 +99,25 @@ def test_stance_comes_before_fairness_section_4_3():
     tactics for generous partners.  An extreme offer (agent 5 of 36) that follows a generous
     move gets a collaborative tactic, not REO (the v1 reading gave REO: fails there)."""
     generous_small = ctx(partner_offer_sa=5.0, partner_offer_sp=26.0, fairness="unfair", stance_delta=-0.5)
-    assert M.select_tactic(generous_small) == "MGF"
     generous_big = ctx(partner_offer_sa=5.0, partner_offer_sp=26.0, fairness="unfair", stance_delta=-3.0)
-    assert M.select_tactic(generous_big) == "RC"
-    # a greedy or firm partner's extreme offer: the stance tactic (competitive) decides
-    assert M.select_tactic(ctx(partner_offer_sa=5.0, stance="greedy", stance_delta=2.0)) == "RNC"
-    assert M.select_tactic(ctx(partner_offer_sa=5.0, stance="neutral", stance_delta=0.0)) == "NCR"
+    for p in (V2, M.TacticParams()):  # v2's precedence and v3's best fit agree here
+        assert M.select_tactic(generous_small, p) == "MGF"
+        assert M.select_tactic(generous_big, p) == "RC"
+    # a greedy or firm partner's extreme offer: v2's precedence lets the stance tactic decide; v3's
+    # best fit answers the extreme offer itself (REO, competitive too, listed first in Table 5)
+    greedy = ctx(partner_offer_sa=5.0, stance="greedy", stance_delta=2.0, partner_offers=2)
+    assert M.select_tactic(greedy, V2) == "RNC" and M.select_tactic(greedy) == "REO"
+    neutral = ctx(partner_offer_sa=5.0, stance="neutral", stance_delta=0.0, partner_offers=2)
+    assert M.select_tactic(neutral, V2) == "NCR" and M.select_tactic(neutral) == "REO"
     # with no stance yet (the partner's first offer), the extreme offer decides: REO
     first = ctx(partner_offer_sa=5.0, stance="unknown", stance_delta=0.0, partner_offers=1)
-    assert M.select_tactic(first) == "REO"
+    assert M.select_tactic(first, V2) == M.select_tactic(first) == "REO"
     # the public code's scope: REO only on the partner's initial offer (under 14 points there)
-    code = M.TacticParams(reo_scope="initial", extreme_share=14 / 36 - 1e-6)
+    code = M.TacticParams(reo_scope="initial", extreme_share=14 / 36 - 1e-6, **M.V2_TACTICS)
     assert M.select_tactic(first, code) == "REO"
     later = ctx(partner_offer_sa=5.0, partner_offer_sp=26.0, stance="unknown", stance_delta=0.0,
                 partner_offers=3, fairness="unfair")
-    assert M.select_tactic(later) == "REO" and M.select_tactic(later, code) == "MGF"
+    assert M.select_tactic(later, V2) == "REO" and M.select_tactic(later, code) == "MGF"
 
 
 def test_table7_tactic_sequence():
@@ -122,23 +131,23 @@ def test_table7_tactic_sequence():
     t7 = dict(agent_max=36.0, agent_conceded=False, last_own_concession=0.0, prev_own=30.0)
     first = ctx(offers_exchanged=2, agent_offers=1, partner_offers=1, partner_offer_sa=17.0,
                 partner_offer_sp=21.0, stance="unknown", stance_delta=0.0, fairness="fair", **t7)
-    assert M.select_tactic(first) == "AEO"
+    assert M.select_tactic(first) == M.select_tactic(first, V2) == "AEO"
     repeat = ctx(offers_exchanged=4, agent_offers=2, partner_offers=2, partner_offer_sa=17.0,
                  partner_offer_sp=21.0, stance="neutral", stance_delta=0.0, fairness="fair", **t7)
     # the firm partner's offer is fair by eq. 1: Table 5's literal NCR holds; the v1 reading
     # (NCR only against unfair offers, section 4.3) conceded with LIC instead
-    assert M.select_tactic(repeat) == "NCR"
+    assert M.select_tactic(repeat) == M.select_tactic(repeat, V2) == "NCR"
     assert M.select_tactic(repeat, M.TacticParams(order=M.ORDER_V1, hold_against_fair=False,
-                                                  stance_first=False)) == "LIC"
+                                                  stance_first=False, **M.V2_TACTICS)) == "LIC"
     small = ctx(offers_exchanged=6, agent_offers=3, partner_offers=3, partner_offer_sa=16.0,
                 partner_offer_sp=20.0, stance="generous", stance_delta=-1.0, fairness="fair", **t7)
-    assert M.select_tactic(small) == "RC"
+    assert M.select_tactic(small) == M.select_tactic(small, V2) == "RC"
     assert M.select_tactic(small, M.TacticParams(significant=2.0)) == "MGF"
     assert M.select_tactic(small, M.TacticParams(significant=3.0)) == "MGF"
     t7.update(agent_conceded=True, last_own_concession=4.0, prev_own=26.0)
     last = ctx(offers_exchanged=8, agent_offers=4, partner_offers=4, partner_offer_sa=22.0,
                partner_offer_sp=18.0, stance="generous", stance_delta=-2.0, fairness="fair", **t7)
-    assert M.select_tactic(last) == "RC"
+    assert M.select_tactic(last) == M.select_tactic(last, V2) == "RC"
 
 
 def _cands(pairs):
@@ -150,7 +159,8 @@ def test_tactic_how_rankings_and_sa_scores():
     c = ctx(prev_own=30.0, stance_delta=-3.0)
     assert M.rank_by_tactic("AEO", cands, c)[0] == 0  # most self-favourable
     assert M.rank_by_tactic("NCR", cands, c)[0] == 0  # hold position (30)
-    assert M.rank_by_tactic("RC", cands, c)[0] == 1  # concede ~3 like the partner did
+    assert M.rank_by_tactic("RC", cands, c)[0] == 2  # concede ~theta_f (4), as Table 7 ranks
+    assert M.rank_by_tactic("RC", cands, c, V2)[0] == 1  # v2: concede ~3 like the partner did
     assert M.rank_by_tactic("LIC", cands, c)[0] == 3  # give the partner the most
     assert M.rank_by_tactic("LGR", cands, c)[:2] == [1, 3]  # joint 42, ties by agent score
     assert M.rank_by_tactic("MGF", cands, c)[0] == 3  # most even split
@@ -362,5 +372,43 @@ def test_lic_when_has_no_fairness_condition():
     generous move: LIC.  v1 required a fair offer (MGF there): fails under it."""
     c = ctx(offers_exchanged=4, agent_offers=1, agent_conceded=False, stance_delta=-0.5,
             partner_offer_sa=14.0, partner_offer_sp=22.0, fairness="unfair")
-    assert M.select_tactic(c) == "LIC"
-    assert M.select_tactic(c, M.TacticParams(lic_needs_fair=True)) == "MGF"
+    assert M.select_tactic(c, V2) == "LIC" and "LIC" in M.applicable(c)
+    assert M.select_tactic(c, M.TacticParams(lic_needs_fair=True, **M.V2_TACTICS)) == "MGF"
+    assert "LIC" not in M.applicable(c, M.TacticParams(lic_needs_fair=True))
+
+
+def test_every_tactic_is_the_best_fit_in_some_casino_state():
+    """Issue 17: under v2's fixed precedence LGR, LIC, MGF and REO were never chosen once the partner
+    had offered; v3's best fit among the applicable tactics reaches all nine (CaSiNo numbers: 36
+    points each, theta_f 4)."""
+    import itertools
+
+    seen, seen_v2_after_offer = set(), set()
+    deltas = {"unknown": (0.0,), "greedy": (2.0,), "neutral": (0.0,), "generous": (-1.0, -3.0)}
+    for st, fair, sa, sp, exch, mine, conceded, last, before in itertools.product(
+            deltas, ("fair", "unfair"), (5.0, 16.0, 22.0), (14.0, 26.0), (1, 4, 8), (0, 1, 3),
+            (False, True), (0.0, 4.0), (False, True)):
+        for delta in deltas[st]:
+            offers = 0 if st == "unknown" and exch == 1 else (1 if st == "unknown" else 3)
+            c = M.TacticContext(offers_exchanged=exch, agent_offers=mine, partner_offer_sa=sa if offers else None,
+                                partner_offer_sp=sp if offers else None, stance=st, stance_delta=delta,
+                                fairness=fair, agent_conceded=conceded, last_own_concession=last,
+                                agent_max=36.0, prev_own=30.0, partner_offers=offers, theta_f=4.0,
+                                partner_conceded_before=before)
+            seen.add(M.select_tactic(c))
+            if offers >= 2:
+                seen_v2_after_offer.add(M.select_tactic(c, V2))
+    assert seen == set(M.TACTICS)
+    assert {"LGR", "LIC", "MGF", "REO"} - seen_v2_after_offer  # v2 left some of them unreachable
+
+
+def test_csc_makes_a_smaller_concession():
+    """Table 5 CSC "How: Make a smaller concession": v3 never holds when a concession is possible;
+    v2's distance-only ranking held (the 30-point candidate first) when the only concessions were
+    as large as the last one."""
+    cands = _cands([(30, 10), (26, 14), (22, 18)])
+    c = ctx(prev_own=30.0, last_own_concession=4.0, stance="neutral", stance_delta=0.0)
+    assert M.rank_by_tactic("CSC", cands, c)[0] != 0
+    assert M.rank_by_tactic("CSC", cands, c, V2)[0] == 0
+    smaller = _cands([(30, 10), (28, 12), (26, 14)])
+    assert M.rank_by_tactic("CSC", smaller, c)[0] == 1  # 2 points: smaller than the last 4

@@ -56,6 +56,18 @@ def test_table7_offer_selection_trace():
     assert si[0] == min(si) and sorted(si)[-2:] == sorted(si[3:])
 
 
+def test_table7_chooses_26():
+    """Table 7: "Selected Strategy: RC ... Finally Selected Best Offer: (26: f=3 w=2 fw=1)", from the
+    paper's own history.  astra-agent-v2 chose 27 (3, 3, 0): RC ranked the concession closest to the
+    partner's 1-point concession first (fails there)."""
+    from policies.astra import V2_CHOICES
+
+    t = _table7()
+    assert t["tactic"] == "RC" and t["candidates"][t["chosen"]][:2] == ["food=3 water=2 firewood=1", 26]
+    v2 = _table7(**V2_CHOICES)
+    assert v2["candidates"][v2["chosen"]][1] == 27
+
+
 def test_si_is_measured_toward_the_partners_ideal():
     """Section 2.3 / A.4: the Virtual Partner Agent scores SI "toward the ideal outcome" for
     the partner; in Table 7 SI rises as the agent concedes (0.5 at 30 ... 0.74 at 23).  With
@@ -115,11 +127,16 @@ def test_registry_entries_carry_every_parameter():
     from simcore.registry import resolve
     from simcore.studies.astra import NO_ASTRA_EXTRA
 
-    v2, v1 = resolve("policy", "astra-agent-v2").kwargs, resolve("policy", "astra-agent-v1").kwargs
-    assert dict(v2) == AgentParams().flat()
+    from policies.astra import V2_CHOICES
+
+    v3, v2 = resolve("policy", "astra-agent-v3").kwargs, resolve("policy", "astra-agent-v2").kwargs
+    v1 = resolve("policy", "astra-agent-v1").kwargs
+    assert dict(v3) == AgentParams().flat()
+    assert dict(v2) == AgentParams.build(**V2_CHOICES).flat()
     assert dict(v1) == AgentParams.build(**V1_CHOICES).flat()
-    assert dict(resolve("policy", "no-astra-agent-v2").kwargs) == {**AgentParams().flat(), **NO_ASTRA_EXTRA}
-    assert resolve("policy", "astra-agent").id == "astra-agent-v2"
+    assert dict(resolve("policy", "no-astra-agent-v2").kwargs) == {**AgentParams.build(**V2_CHOICES).flat(),
+                                                                   **NO_ASTRA_EXTRA}
+    assert resolve("policy", "astra-agent").id == "astra-agent-v3"
 
 
 def test_partner_registry_kwargs_equal_the_partner_rules():
@@ -175,8 +192,11 @@ def test_table7_rc_ranks_the_non_conceding_candidate_last():
                         stance="generous", stance_delta=-1.0, fairness="unfair", agent_conceded=False,
                         last_own_concession=0.0, agent_max=36.0, prev_own=30.0, partner_offers=3)
     sa = M.sa_scores(M.rank_by_tactic("RC", cands, c))
-    assert sa[0] == 0.0 and sorted(sa)[-2:] == sorted(sa[1:3])  # Table 7: 0.0 for 30; 0.75 / 1.0 for 27 / 26
-    v1 = M.sa_scores(M.rank_by_tactic("RC", cands, c, M.TacticParams(concession_how="distance")))
+    assert sa == [0.0, 0.75, 1.0, 0.5, 0.25]  # Table 7's SA column exactly (v3: closest to theta_f, 4 points)
+    v2 = M.sa_scores(M.rank_by_tactic("RC", cands, c, M.TacticParams(**M.V2_TACTICS)))
+    assert v2[0] == 0.0 and v2[1] == 1.0  # v2: the 27 closest to the partner's 1 point first (Table 7: 0.75)
+    v1 = M.sa_scores(M.rank_by_tactic("RC", cands, c, M.TacticParams(concession_how="distance",
+                                                                      **M.V2_TACTICS)))
     assert v1[0] == 1.0
     # CSC "Make a smaller concession": a smaller concession (27, 3 of the last 4 points) ranks first
     assert M.rank_by_tactic("CSC", cands, attrs.evolve(c, last_own_concession=4.0))[0] == 1

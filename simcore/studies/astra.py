@@ -28,7 +28,8 @@ import attrs
 import click
 
 from simcore.cli_options import CommaChoice, FloatRange, backend_options, backend_settings, common_options
-from simcore.studies.astra_params import (AGENT_V1_KWARGS, AGENT_V2_KWARGS, NO_ASTRA_EXTRA, PARTNER_KWARGS,
+from simcore.studies.astra_params import (AGENT_V1_KWARGS, AGENT_V2_KWARGS, AGENT_V3_KWARGS, NO_ASTRA_EXTRA,
+                                          PARTNER_KWARGS,
                                           _check_agent_params, _check_partner_params, _parse_agent_params,
                                           _parse_partner_params, parse_agent_params_text,
                                           parse_partner_params_text)
@@ -42,7 +43,7 @@ SYSTEM = "astra"
 # before issue 10 (tactic order REO-first, NCR only against unfair offers, SI toward the agent's
 # ideal, S_max held, deadline rule in the last two rounds)
 # "partner": the base partner (--base-partner) in the agent's seat, for partner-vs-partner episodes
-AGENTS = {"astra": "astra-agent-v2", "no-astra": "no-astra-agent-v2",
+AGENTS = {"astra": "astra-agent-v3", "no-astra": "no-astra-agent-v2", "astra-v2": "astra-agent-v2",
           "astra-v1": "astra-agent-v1", "no-astra-v1": "no-astra-agent-v1", "partner": None}
 DEFAULT_AGENTS = ("astra", "no-astra")
 # study name -> registry id; "base" is the stand-in chosen by --base-partner (BASE_PARTNERS)
@@ -87,6 +88,10 @@ REGISTRY = [
     dict(kind="protocol", id=PROTOCOL_ID, entry_point="simcore.studies.astra:AstraConformance",
          description="alternating offers with accept / walk-away and a round limit",
          meta={"system": SYSTEM}),
+    dict(kind="policy", id="astra-agent-v3", entry_point="policies.astra:AstraAgent", kwargs=AGENT_V3_KWARGS,
+         description="the negotiation agent with ASTRA; issue 17's stage 3 (best-fit tactic among those whose "
+                     "Table 5 'When' holds, RC toward theta_f as Table 7 ranks, CSC concedes)",
+         meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "agent"}),
     dict(kind="policy", id="astra-agent-v2", entry_point="policies.astra:AstraAgent", kwargs=AGENT_V2_KWARGS,
          description="the negotiation agent with ASTRA (stages 1-3, LP offers); issue 10's readings",
          meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "agent"}),
@@ -690,7 +695,8 @@ def _check_setups(domain_ref: str, setups) -> tuple:
               help="Comma-separated setups of the domain (casino: integrative, distributive, mixed).")
 @click.option("--partners", type=CommaChoice(tuple(PARTNERS)), default=",".join(PARTNERS), show_default=True)
 @click.option("--agents", type=CommaChoice(tuple(AGENTS)), default=",".join(DEFAULT_AGENTS), show_default=True,
-              help="astra / no-astra: the current registry versions (v2); astra-v1 / no-astra-v1: before issue 10; "
+              help="astra: astra-agent-v3; no-astra: no-astra-agent-v2; astra-v2: stage 3 before issue 17; "
+                   "astra-v1 / no-astra-v1: before issue 10; "
                    "partner: the --base-partner stand-in in the agent's seat (partner-vs-partner episodes: "
                    "--agents partner --partners base).")
 @click.option("--base-partner", type=click.Choice(tuple(BASE_PARTNERS)), default=DEFAULT_BASE_PARTNER,
