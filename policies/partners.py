@@ -194,7 +194,10 @@ class Partner:
             text = self.client.ask(lang.ANSWER, self.rng,
                                    fallback=lambda: lang.ANSWER.render(question, list(self.order)),
                                    question=question, order=list(self.order))
-            return Action("talk", text, None, {"mode": "answer", "question": question})
+            # the order it answered from goes in the hidden part (the transcript's record of what the
+            # answer meant; simcore.noise marks an unclear or misread answer by it)
+            return Action("talk", text, None, {"mode": "answer", "question": question},
+                          {"order": list(self.order)})
         table = obs.table
         target = self.aspiration(obs)
         if table is not None and table.speaker == self.other:

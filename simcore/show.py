@@ -9,6 +9,9 @@ suffix such as ``g7/mind`` matches one run per seed (``mind/s0/g7/mind``,
 ``mind/s1/g7/mind``, ...): the first is shown, and a closing line names the others,
 whose full ids pick them.
 
+Every event carrying noise the mock injected (:mod:`simcore.noise`) gets a ``[noise]``
+line after its negotiation.
+
 The file is not trusted: every line must be a transcript event (field names and
 types are checked on reading), and a run whose events its renderer cannot read is
 one error naming the run, never a traceback.
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import importlib
 
+from simcore import noise
 from simcore.errors import InputError, SimcoreError
 from simcore.studies import STUDIES
 from simcore.transcript import read_jsonl, runs
@@ -55,7 +59,8 @@ def show_file(path: str, *, run_id: str | None = None, limit: int = 3) -> str:
             raise InputError(path, "run", f"run id {rid!r} names no known system ({', '.join(STUDIES)})")
         render = importlib.import_module(STUDIES[system]).render_run
         try:
-            blocks.append(render(events))
+            marked = noise.lines(events)
+            blocks.append(render(events) + ("\n" + "\n".join(marked) if marked else ""))
         except SimcoreError:
             raise
         except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:

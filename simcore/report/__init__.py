@@ -20,14 +20,31 @@ from simcore.report.steps import Sampler, anchor, match, pick_one, render_steps
 MODULES = {"mind": "simcore.report.mind", "scorable": "simcore.report.scorable",
            "astra": "simcore.report.astra", "dominance": "simcore.report.dominance"}
 SAMPLE = 8
+#: runs of each kind read as candidates for its step-through (the first noise-free one is shown)
+SAMPLE_CANDIDATES = 5
 
 
 def _module(system: str):
     return importlib.import_module(MODULES[system])
 
 
+def _noise_html(events) -> str:
+    from simcore import noise
+
+    marked = noise.notes(events)
+    if not marked:
+        return ""
+    by_seq = {e.seq: e for e in events}
+    items = "".join(f"<li><b>#{seq} {page.esc(by_seq[seq].speaker)}</b> (round {by_seq[seq].round}): "
+                    f"{page.esc(note)}</li>" for seq, note in sorted(marked.items()))
+    return ('<div class="noise"><p class="note">Injected noise in this negotiation: the mock language layer '
+            'stands in for a model\'s imperfect words and readings and injects these on purpose '
+            '(docs: simcore/noise.py). Decisions that follow them are the rules working on noisy input.</p>'
+            f'<ul class="sample">{items}</ul></div>')
+
+
 def _steps_html(mod, run_id: str, events) -> str:
-    intro = page.note(mod.outcome(events)) if hasattr(mod, "outcome") else ""
+    intro = (page.note(mod.outcome(events)) if hasattr(mod, "outcome") else "") + _noise_html(events)
     return render_steps(run_id, mod.step_rows(events), intro=intro)
 
 
@@ -42,10 +59,13 @@ def _run_section(run: load.Run, sample: int, first: bool) -> tuple[str, list[tup
     mod = _module(run.system)
     parts, toc = [], []
     tpath = run.transcript
-    got, sampler = {}, Sampler(mod.kind, sample)
+    from simcore import noise
+
+    got, sampler = {}, Sampler(mod.kind, sample, per_kind=SAMPLE_CANDIDATES)
     if tpath is not None:
         got = load.select_runs(tpath, sampler)
         _check_runs(tpath, run.system, got)
+        got = sampler.pick(got, lambda events: not noise.notes(events))
     for title, sid, body in mod.sections(run, got):
         parts.append(page.section(title, body, sid, level=3))
     if tpath is None:
@@ -56,8 +76,11 @@ def _run_section(run: load.Run, sample: int, first: bool) -> tuple[str, list[tup
             items = "".join(f'<li><a href="#{anchor(rid)}">{page.esc(rid)}</a> '
                             f'<span class="note">{page.esc(mod.outcome(evs) if hasattr(mod, "outcome") else "")}'
                             f"</span></li>" for rid, evs in got.items())
-            listing = (page.note(f"{sampler.seen} negotiations in this transcript. A sample: the first of each "
-                                 f"kind ({getattr(mod, 'KIND', 'kind')}), at most {sample}. Any other one: "
+            listing = (page.note(f"{sampler.seen} negotiations in this transcript. A sample, one of each kind "
+                                 f"({getattr(mod, 'KIND', 'kind')}), at most {sample}: of the first "
+                                 f"{SAMPLE_CANDIDATES} of a kind in the file, the first in which the mock injected "
+                                 f"no noise (a tone slip, an unclear or misread answer, a lost cue, a garbled "
+                                 f"sentence), else the first; noise that is shown is marked. Any other one: "
                                  f"simcore report {run.path} --negotiation RUN_ID")
                        + f'<ul class="sample">{items}</ul>')
             body = listing + "".join(_steps_html(mod, rid, evs) for rid, evs in got.items())

@@ -59,24 +59,39 @@ def anchor(run_id: str) -> str:
 
 class Sampler:
     """A ``want(run_id)`` predicate for :func:`simcore.report.load.select_runs` that
-    takes the first run of each kind, up to ``limit`` runs, as the file is read."""
+    takes the first ``per_kind`` runs of each kind (candidates), for up to ``limit``
+    kinds, as the file is read; :meth:`pick` then keeps one run per kind."""
 
-    def __init__(self, kind: Callable[[str], str], limit: int):
-        self.kind, self.limit = kind, limit
-        self.kinds: set = set()
+    def __init__(self, kind: Callable[[str], str], limit: int, per_kind: int = 1):
+        self.kind, self.limit, self.per_kind = kind, limit, per_kind
+        self.counts: dict = {}
         self.taken: list[str] = []
         self.seen = 0  # negotiations in the transcript (asked once per run id)
 
     def __call__(self, run_id: str) -> bool:
         self.seen += 1
-        if len(self.taken) >= self.limit:
-            return False
         k = self.kind(run_id)
-        if k in self.kinds:
+        if k not in self.counts and len(self.counts) >= self.limit:
             return False
-        self.kinds.add(k)
+        if self.counts.get(k, 0) >= self.per_kind:
+            return False
+        self.counts[k] = self.counts.get(k, 0) + 1
         self.taken.append(run_id)
         return True
+
+    def pick(self, got: Mapping[str, list], clean: Callable[[list], bool]) -> dict:
+        """One run per kind: the first candidate with its turns kept (more than a result
+        event) for which ``clean(events)`` holds (no injected noise), else the first with its
+        turns kept, else the first candidate."""
+        by_kind: dict = {}
+        for rid, events in got.items():
+            by_kind.setdefault(self.kind(rid), []).append((rid, events))
+        out = {}
+        for runs in by_kind.values():
+            full = [(r, e) for r, e in runs if len(e) > 1] or runs
+            rid, events = next(((r, e) for r, e in full if clean(e)), full[0])
+            out[rid] = events
+        return out
 
 
 def match(run_id: str, wanted: str) -> bool:

@@ -1,0 +1,59 @@
+"""Injected noise is marked wherever a negotiation is shown (issue 17, for teaching): simcore.noise
+finds every event whose words or reading the mock made imperfect, none under exact wording; `show`
+marks them; the report's step-throughs prefer a negotiation without any and mark what they show."""
+
+from __future__ import annotations
+
+import json
+
+from simcore import noise
+from simcore.transcript import read_jsonl, runs
+from tests.clirun import simcore
+
+
+def _runs(capsys, tmp_path, *args):
+    code, _, err = simcore(capsys, "run", *args, "--out", str(tmp_path), "--no-progress")
+    assert code == 0, err
+    return runs(read_jsonl(str(tmp_path / "transcripts.jsonl")))
+
+
+def test_mind_tone_slips_are_marked_and_exact_wording_has_none(capsys, tmp_path):
+    noisy = _runs(capsys, tmp_path / "a", "mind", "--groups", "4", "--variants", "mind", "--tone-noise", "0.5")
+    exact = _runs(capsys, tmp_path / "b", "mind", "--groups", "4", "--variants", "mind", "--tone-noise", "0")
+    assert sum(len(noise.notes(evs)) for evs in noisy.values()) > 0
+    assert all(not noise.notes(evs) for evs in exact.values())
+    from mockllm.tone import read_level
+
+    for evs in noisy.values():  # every marked vote or update is one whose words state another level
+        for e in evs:
+            if e.seq in noise.notes(evs) and e.phase == "2-vote":
+                assert read_level(e.text) != e.hidden["w"]
+
+
+def test_astra_unclear_and_misread_answers_are_marked(capsys, tmp_path):
+    got = _runs(capsys, tmp_path, "astra", "--partners", "base", "--setups", "integrative", "--episodes", "40",
+                "--agents", "astra")
+    kinds = {note.split(" (")[0] for evs in got.values() for note in noise.notes(evs).values()}
+    assert "unclear answer" in kinds
+    code, out, _ = simcore(capsys, "show", str(tmp_path / "transcripts.jsonl"), "--limit", "40")
+    assert code == 0 and "[noise]" in out and "unclear answer (injected noise)" in out
+
+
+def test_scorable_lost_cues_are_marked(capsys, tmp_path):
+    got = _runs(capsys, tmp_path, "scorable", "--trials", "1", "--methods", "proposed-all")
+    assert any("cues meant were not read back" in n for evs in got.values() for n in noise.notes(evs).values())
+    exact = _runs(capsys, tmp_path / "x", "scorable", "--trials", "1", "--methods", "proposed-all", "--omit", "0",
+                  "--vague", "0", "--misread", "0")
+    assert all(not noise.notes(evs) for evs in exact.values())
+
+
+def test_the_report_samples_a_negotiation_without_noise_and_says_how(capsys, tmp_path):
+    _runs(capsys, tmp_path, "astra", "--partners", "base", "--setups", "integrative", "--episodes", "20",
+          "--agents", "astra")
+    code, _, err = simcore(capsys, "report", str(tmp_path))
+    assert code == 0, err
+    html = (tmp_path / "report.html").read_text()
+    assert "the first in which the mock injected no noise" in html
+    first = next(iter(runs(read_jsonl(str(tmp_path / "transcripts.jsonl"))).items()))
+    assert noise.notes(first[1])  # the file's first episode has noise (an unclear answer) ...
+    assert f"Step-through: {first[0]}<" not in html  # ... so another is shown
