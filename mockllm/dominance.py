@@ -32,6 +32,7 @@ from typing import Any, Mapping
 from mockllm import checks, schema
 from mockllm.tasks import Task, register_task
 from simcore.errors import InputError, ParseError
+from simcore.protocols.dialogue import STALLED  # a Quit's reason (the repeat backstop's), said and read as its own
 
 # --- phrasings ---------------------------------------------------------------
 T = {
@@ -50,6 +51,7 @@ T = {
         "reject": ["No, I don't want {v}.", "No way, not {v}."],
         "booking": ["Settled: I'm booking a table at {v}.", "Good. I'll book a table at {v}."],
         "quit": ["We won't agree on anything. Goodbye.", "There is nothing left to discuss. Goodbye."],
+        "quit_stall": ["We keep repeating ourselves. Goodbye.", "We are going round in circles. Goodbye."],
     },
     "peer": {
         "pair": ["I'd rather have {more} than {less}.", "I like {more} more than {less}.",
@@ -67,6 +69,8 @@ T = {
         "booking": ["Great, let's book a table at {v}.", "Perfect, I'll book a table at {v}."],
         "quit": ["I don't think we'll find a place we both like. Let's stop here.",
                  "We won't agree, I'm afraid. Goodbye."],
+        "quit_stall": ["We seem to be going round in circles. Let's stop here.",
+                       "We keep repeating ourselves, so let's stop here."],
     },
     "submissive": {
         "pair": ["I think I might prefer {more} to {less}, if that's alright with you.",
@@ -86,6 +90,8 @@ T = {
         "booking": ["Wonderful, shall I book a table for us at {v}?", "Lovely; may I book a table at {v}?"],
         "quit": ["I'm sorry, I can't see anything that would suit us both.",
                  "I'm sorry, I give up; nothing seems to suit us both."],
+        "quit_stall": ["I'm sorry, I think we are going round in circles. Let's stop here.",
+                       "Sorry, we keep repeating ourselves; let's stop here."],
     },
 }
 
@@ -100,6 +106,8 @@ def _slot(u: Mapping[str, Any], topic: str) -> str:
         return "ask_more" if u.get("more") else ("ask_less" if u.get("less") else "ask")
     if kind == "propose":
         return "propose_opt" if u["type"] == topic else "propose"
+    if kind == "quit" and u.get("reason") == STALLED:
+        return "quit_stall"
     return kind
 
 
@@ -135,6 +143,7 @@ def _p(*parts: str) -> re.Pattern:
 
 
 PATTERNS = [  # (form, regex, names of groups in order)
+    ("quit_stall", _p(r"(?:round in circles|repeating ourselves)"), ()),
     ("booking", _p(r"book(?:ing)? (?:us )?a table (?:at|for us at) ", X, END), ("v",)),
     ("booking", _p(r"^(?:let'?s |please )?book ", X, END), ("v",)),
     ("quit", _p(r"(?:good ?bye|^bye\b|give up|let'?s stop|won'?t agree|can'?t see anything|stop here)"), ()),
@@ -324,6 +333,8 @@ def _build(form: str, got: Mapping[str, str], voc: Vocab):
     """An utterance dict from matched phrases, or a string saying what is wrong."""
     if form == "quit":
         return {"kind": "quit", "reason": "no compromise left"}
+    if form == "quit_stall":
+        return {"kind": "quit", "reason": STALLED}
     if form == "booking":
         name = voc.clean(got["v"])
         if voc.value(name) or voc.criterion(name):

@@ -63,10 +63,13 @@ exit.dead-end                   exit note "checks if the negotiation is at an de
                                 ``exit_counter_refusal``, v2, also a counter-proposal -- Fig. 4
                                 "if a user proposes a value which is not acceptable, the agent
                                 will counter propose")
-exit.repeat                     exit note "at an dead end" (v2, ``exit_on_repeat``): I am about
-                                to answer the same utterance with the same reply as before and
-                                nothing was learnt, agreed, refused or put on the table since
-                                -- the trees are deterministic, so the dialogue would cycle
+exit.repeat                     choice, simcore's backstop (v2/v3, ``exit_on_repeat``), not the
+                                seed's exit: I am about to answer the same utterance with the
+                                same reply as before and nothing was learnt, agreed, refused or
+                                put on the table since -- the trees are deterministic, so the
+                                dialogue would cycle.  Options acceptable to both may remain,
+                                so v3 (``stall_outcome``) says so ("going round in circles")
+                                and the outcome is ``stalled``; v2 called it a dead end
 exit.criterion                  choice, off by default (``exit_criterion``): the criterion
                                 under discussion has no value acceptable to me that the other
                                 has not refused.  On, it pre-empts Fig. 7 "he will keep
@@ -97,7 +100,7 @@ import numpy as np
 
 from policies.dominance_state import RELATIONS, OptionJudge, Preferences
 from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Decision, Propose, Proposal,
-                                        Quit, Reject, StatePreference, Unreadable)
+                                        Quit, Reject, StatePreference, STALLED, Unreadable)
 
 DEFAULT_OPTION_SHARE = {"dominant": 0.25, "peer": 0.5, "submissive": 0.5}
 
@@ -145,8 +148,15 @@ class AgentParams:
         "seed Fig. 4: a dominant agent answers a proposal that 'is not acceptable' with a counter-proposal, so "
         "for the exit a counter-proposal refuses what it answers (v1: only Reject refuses)"))
     exit_on_repeat: bool = attrs.field(default=True, metadata=_note(
-        "seed exit note: 'checks if the negotiation is at an dead end': the same exchange again with nothing "
-        "learnt, agreed or refused since is a dead end (v1: off)"))
+        "choice, simcore's backstop (v2, v3 on; v1 off): the seed's only exit is 'checks if the negotiation is "
+        "at an dead end and there is no possible remaining compromise to find' (exit.dead-end); the trees are "
+        "deterministic, so the same exchange again with nothing learnt, agreed, refused or put on the table "
+        "since would cycle to the turn limit: the agent quits.  Acceptable options may remain, so it is not "
+        "the paper's dead end"))
+    stall_outcome: bool = attrs.field(default=True, metadata=_note(
+        "the repeat backstop's ending named for what it is (v3): the agent says it is going round in circles "
+        "and the dialogue's outcome is 'stalled'; v1/v2 (False) said no place suits both and counted it as a "
+        "dead end, the seed's exit"))
     exit_criterion: bool = attrs.field(default=False, metadata=_note(
         "choice, off: also quit when the criterion under discussion has no value acceptable to me that the "
         "other has not refused; on, it pre-empts Fig. 7 'he will keep proposing the proposal'"))
@@ -160,8 +170,9 @@ class AgentParams:
         return dict(zip(RELATIONS, self.option_share))
 
 
-#: the exit readings of dominance-<relation>-v1 (before issue 10)
-V1_EXIT = {"exit_counter_refusal": False, "exit_on_repeat": False, "exit_criterion": False}
+#: the exit readings of dominance-<relation>-v2 (before issue 17) and -v1 (before issue 10)
+V2_EXIT = {"stall_outcome": False}
+V1_EXIT = {**V2_EXIT, "exit_counter_refusal": False, "exit_on_repeat": False, "exit_criterion": False}
 
 
 _JUDGES: dict = {}
@@ -501,7 +512,7 @@ class DominanceAgent:
         if self.params.exit_on_repeat and heard is not None:
             key, now = (heard, dec.utterance), self.progress_key()
             if self._exchanges.get(key) == now:
-                return Decision(Quit(), "exit", "exit.repeat",
+                return Decision(Quit(STALLED) if self.params.stall_outcome else Quit(), "exit", "exit.repeat",
                                 "the same exchange again, with nothing learnt, agreed or refused since")
             self._exchanges[key] = now
         return dec

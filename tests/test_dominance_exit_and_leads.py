@@ -7,7 +7,7 @@ import attrs
 import pytest
 from click.testing import CliRunner
 
-from policies.dominance import V1_EXIT, AgentParams, DominanceAgent, DominancePolicy
+from policies.dominance import V1_EXIT, V2_EXIT, AgentParams, DominanceAgent, DominancePolicy
 from policies.dominance_state import total_order
 from scenarios.restaurants import load_domain
 from simcore.cli import cli
@@ -48,11 +48,14 @@ def dialogue(rel_a, rel_b, params=AgentParams(), max_turns=40):
 def test_fig4_counter_proposal_ping_pong_ends_by_the_exit():
     """Fig. 4: two dominant agents with different favourite cuisines counter-propose
     (F4.dominant-counter-propose) each other's proposal.  Old: they loop to the turn
-    limit.  Now the repeated exchange is a dead end."""
+    limit.  v2 ended the repeated exchange and called it a dead end; v3 calls it what it
+    is, a stalled dialogue (the seed's dead end is "no possible remaining compromise to find")."""
     old, _ = dialogue("dominant", "dominant", V1)
     assert old.outcome == "turn-limit" and old.turns == 40
     new, _ = dialogue("dominant", "dominant")
-    assert new.outcome == "dead-end" and new.turns < 10
+    assert new.outcome == "stalled" and new.turns < 10
+    v2, _ = dialogue("dominant", "dominant", AgentParams(**V2_EXIT))
+    assert v2.outcome == "dead-end" and v2.turns == new.turns
     assert new.utterances[-1][2].rule == "exit.repeat"
     rules = [d.rule for _s, _u, d in new.utterances[:-1]]
     assert set(rules) == {"open.dominant", "F4.dominant-counter-propose"}
@@ -65,7 +68,7 @@ def test_fig7_keep_proposing_then_exit():
     new, _ = dialogue("dominant", "peer")
     rules = [d.rule for _s, _u, d in new.utterances]
     assert "F7.dominant-repropose" in rules
-    assert new.outcome == "dead-end" and rules[-1] == "exit.repeat"
+    assert new.outcome == "stalled" and rules[-1] == "exit.repeat"
     old, _ = dialogue("dominant", "peer", V1)
     assert old.outcome == "turn-limit"
 
@@ -145,12 +148,13 @@ def test_steering_first_to_put_forward_and_booked_proposer():
 
 # --- registry versions and --list-params ---------------------------------------
 @pytest.mark.parametrize("rel", ["dominant", "peer", "submissive"])
-def test_v1_keeps_the_old_exit_v2_is_the_default(rel):
+def test_v1_and_v2_keep_their_exits_v3_is_the_default(rel):
     assert make("policy", f"dominance-{rel}-v1").params() == AgentParams(**V1_EXIT)
+    assert make("policy", f"dominance-{rel}-v2").params() == AgentParams(**V2_EXIT)
     assert make("policy", f"dominance-{rel}").params() == AgentParams()
-    assert resolve("policy", f"dominance-{rel}").id == f"dominance-{rel}-v2"
+    assert resolve("policy", f"dominance-{rel}").id == f"dominance-{rel}-v3"
     # every choice is a named parameter in the registry entry
-    kw = resolve("policy", f"dominance-{rel}-v2").kwargs
+    kw = resolve("policy", f"dominance-{rel}-v3").kwargs
     assert {f.name for f in attrs.fields(DominancePolicy)} == set(kw)
 
 

@@ -146,7 +146,7 @@ def dialogue_record(result, agents: Mapping[str, Any], topic: str) -> dict:
     counts = count_dialogue(result.utterances, agents, topic)
     sat = {s: (agents[s].judge.normalised(result.booked) if result.booked else None) for s in agents}
     last = result.utterances[-1][2] if result.utterances else None
-    exit_rule = last.rule if result.outcome == "dead-end" and last is not None else None
+    exit_rule = last.rule if result.outcome in ("dead-end", "stalled") and last is not None else None
     return {"outcome": result.outcome, "exit": exit_rule, "turns": result.turns, "booked": result.booked,
             "booked_by": result.booked_by, "satisfaction": sat, "counts": counts}
 
@@ -187,7 +187,7 @@ def pool_pair(records: Sequence[Mapping[str, Any]]) -> dict:
         "agent_satisfaction": _mean(r["satisfaction"]["agent"] for r in booked),
         "user_satisfaction": _mean(r["satisfaction"]["user"] for r in booked),
         "outcomes": {k: sum(1 for r in records if r["outcome"] == k) / n if n else None
-                     for k in ("booked", "dead-end", "turn-limit", "unreadable")},
+                     for k in ("booked", "dead-end", "stalled", "turn-limit", "unreadable")},
         "exits": {k: sum(1 for r in records if r.get("exit") == k) / n if n else None
                   for k in sorted({r["exit"] for r in records if r.get("exit")})},
     }

@@ -123,12 +123,16 @@ class Booking:
 
 @attrs.frozen
 class Quit:
-    reason: str = "no compromise left"
+    reason: str = "no compromise left"  # the seed's dead end; STALLED: simcore's repeat backstop
     kind = "quit"
 
     def to_dict(self) -> dict:
         return {"kind": "quit", "reason": self.reason}
 
+
+#: a Quit's reason when simcore's repeat backstop ends a cycling dialogue (``exit.repeat`` with
+#: ``stall_outcome``, dominance-*-v3): the outcome is "stalled", not the seed's "dead-end"
+STALLED = "going round in circles"
 
 Utterance = Union[StatePreference, AskPreference, Propose, Accept, Reject, Booking, Quit]
 UTTERANCE_TYPES = (StatePreference, AskPreference, Propose, Accept, Reject, Booking, Quit)
@@ -312,7 +316,7 @@ class Participant(Protocol):
 
 @attrs.frozen
 class DialogueResult:
-    outcome: str                       # "booked" | "dead-end" | "turn-limit" | "unreadable"
+    outcome: str                       # "booked" | "dead-end" | "stalled" | "turn-limit" | "unreadable"
     turns: int
     booked: str | None
     booked_by: str | None
@@ -372,7 +376,7 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
             outcome, booked, booked_by = "booked", dec.utterance.option, speaker.name
             break
         if isinstance(dec.utterance, Quit):
-            outcome = "dead-end"
+            outcome = "stalled" if dec.utterance.reason == STALLED else "dead-end"
             break
         if isinstance(reading, Unreadable):
             outcome = "unreadable"

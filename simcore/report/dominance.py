@@ -13,13 +13,14 @@ from simcore.report.steps import Step
 
 SYSTEM = "dominance"
 H = (("self_centred", "H1 self-centred"), ("concessions_per_dialogue", "H2 concessions"),
-     ("demanding", "H3 demanding"), ("lead_share", "H4 lead share"))
+     ("demanding", "H3 demanding"), ("lead_share", "H4 leads own values (simcore)"))
 COUNTS = ("proposals", "asks", "states", "accepts", "rejects", "concessions", "leads", "subject_changes")
 #: reported beside H1-H4 in the pooled table (issue 10: the old lead count, whose values steer)
 EXTRA = (("proposal_share", "proposals vs questions (H1, notes)"),
-         ("subject_change_share", "subject-change share (old H4)"), ("forwarded_share", "booked values put forward"),
+         ("subject_change_share", "H4 opens sub-negotiations (reference notes)"),
+         ("forwarded_share", "booked values put forward"),
          ("booked_proposer_share", "booked option proposed"))
-OUTCOMES = ("booked", "dead-end", "turn-limit", "unreadable")
+OUTCOMES = ("booked", "dead-end", "stalled", "turn-limit", "unreadable")
 
 KIND = "the agent__user relation pair"
 

@@ -21,7 +21,7 @@ from typing import Sequence
 import attrs
 import click
 
-from policies.dominance import (DEFAULT_OPTION_SHARE, V1_EXIT, AgentParams, DirectVoice, DominanceAgent,
+from policies.dominance import (DEFAULT_OPTION_SHARE, V1_EXIT, V2_EXIT, AgentParams, DirectVoice, DominanceAgent,
                                 ScriptedUser, Voice)
 from policies.dominance_state import RELATIONS, random_preferences, total_order
 from mockllm.callrng import CallRng
@@ -35,8 +35,8 @@ from simcore.tables import Table
 SYSTEM = "dominance"
 OPENERS = ("alternate", "agent", "user")
 LANGUAGES = ("backend", "direct")
-VERSIONS = ("v1", "v2")
-EXIT_FIELDS = tuple(V1_EXIT)
+VERSIONS = ("v1", "v2", "v3")
+EXIT_FIELDS = ("exit_counter_refusal", "exit_on_repeat", "exit_criterion")  # the overridable exit readings
 
 
 def _rels(value) -> tuple:
@@ -65,7 +65,7 @@ class DominanceConfig:
     garble: float = attrs.field(default=0.0, validator=[attrs.validators.ge(0.0), attrs.validators.le(1.0)])
     language: str = attrs.field(default="backend", validator=attrs.validators.in_(LANGUAGES))
     transcripts: bool = True
-    version: str = attrs.field(default="v2", validator=attrs.validators.in_(VERSIONS))
+    version: str = attrs.field(default="v3", validator=attrs.validators.in_(VERSIONS))
     exit_counter_refusal: bool | None = None   # None: the policy version's value
     exit_on_repeat: bool | None = None
     exit_criterion: bool | None = None
@@ -217,13 +217,14 @@ def _tables(config, results, behaviour) -> list[Table]:
             r = results[f"{a}__{u}"]
             ex = r["exits"]
             rows.append((f"{a}__{u}", r["success_rate"], r["mean_turns"], r["agent_satisfaction"],
-                         r["user_satisfaction"], ex.get("exit.dead-end", 0.0), ex.get("exit.repeat", 0.0),
-                         ex.get("exit.criterion", 0.0), r["outcomes"]["turn-limit"], r["fallbacks"]))
+                         r["user_satisfaction"], ex.get("exit.dead-end", 0.0), ex.get("exit.criterion", 0.0),
+                         ex.get("exit.repeat", 0.0), r["outcomes"]["turn-limit"], r["fallbacks"]))
     pairs = Table("dominance_results", "Outcomes per relation pair (satisfaction over booked dialogues); how each "
-                  "dialogue ended: booked (success), the exit (no open option / repeated exchange / criterion "
-                  "without compromise), or the turn limit",
-                  ("pair", "success", "turns", "agent_sat", "user_sat", "exit_no_option", "exit_repeat",
-                   "exit_criterion", "turn_limit", "fallbacks"), rows)
+                  "dialogue ended: booked (success), the seed's exit (dead end: no open option; criterion: the "
+                  "option, off by default), stalled (simcore's repeat backstop: the same exchange again with no "
+                  "progress, options may remain), or the turn limit",
+                  ("pair", "success", "turns", "agent_sat", "user_sat", "dead_end", "dead_end_criterion",
+                   "stalled_repeat", "turn_limit", "fallbacks"), rows)
     crows = []
     for a in config.agent:
         for u in config.user:
@@ -242,10 +243,13 @@ def _tables(config, results, behaviour) -> list[Table]:
     beh = Table("dominance_behaviours",
                 "The four observed behaviours, counted, by the speaker's relation (all pairs, both roles); whose "
                 "preferences steer the booked option",
-                ("relation", "H1_self_centred", "H1_proposal_share", "H2_concessions", "H3_demanding", "H4_lead_share",
-                 "subject_change_share", "forwarded_share", "booked_proposer_share"), brows,
+                ("relation", "H1_self_centred", "H1_proposal_share", "H2_concessions", "H3_demanding",
+                 "H4_leads_own_values", "H4_opens_subjects", "forwarded_share", "booked_proposer_share"), brows,
                 note="expected (original study): dominant > submissive on H1, H3, H4; dominant < submissive on H2. "
                      "H1_proposal_share: proposals / (proposals + questions), the notes' counterpart of H1; "
+                     "H4 has two counts, neither the paper's: H4_leads_own_values (simcore's measure, Fig. 6 / "
+                     "sec. 5.1: proposing a value one put forward first) and H4_opens_subjects (the reference "
+                     "notes' counterpart, 'who opens sub-negotiations': the share of subject changes); "
                      "forwarded_share: of the booked options' values, the share this side put forward first; "
                      "booked_proposer_share: booked dialogues where this side first proposed the booked option")
     return [grid, pairs, counts, beh]
@@ -276,13 +280,14 @@ STUDY = DominanceStudy()
               help="backend: speak/read through the mock ChatBackend; direct: the same templates in-process.")
 @click.option("--transcripts/--no-transcripts", default=True, show_default=True,
               help="Build transcript events (transcripts.jsonl).")
-@click.option("--policy-version", "version", type=click.Choice(VERSIONS), default="v2", show_default=True,
-              help="dominance-<relation>-v1 (exit: no open option, Reject alone refuses) or -v2 (also "
-                   "counter-proposals refuse; a repeated exchange with no progress ends the dialogue).")
+@click.option("--policy-version", "version", type=click.Choice(VERSIONS), default="v3", show_default=True,
+              help="dominance-<relation>-v1 (exit: no open option, Reject alone refuses), -v2 (also "
+                   "counter-proposals refuse; a repeated exchange with no progress ends the dialogue, counted as a "
+                   "dead end) or -v3 (the same, the repeat ending counted as 'stalled').")
 @click.option("--exit-counter-refusal/--no-exit-counter-refusal", default=None,
-              help="Override: a counter-proposal counts as a refusal for the exit (v2: on).")
+              help="Override: a counter-proposal counts as a refusal for the exit (v2, v3: on).")
 @click.option("--exit-on-repeat/--no-exit-on-repeat", default=None,
-              help="Override: quit on a repeated exchange with no progress (v2: on).")
+              help="Override: quit on a repeated exchange with no progress (v2, v3: on).")
 @click.option("--exit-criterion/--no-exit-criterion", default=None,
               help="Override: quit when the discussed criterion has no acceptable value left unrefused (off).")
 @backend_options
@@ -435,8 +440,15 @@ REGISTRY = [
          meta={"system": SYSTEM, "protocol": "dominance-dialogue-v1"})
     for rel in RELATIONS
 ] + [
-    dict(kind="policy", id=f"dominance-{rel}-v2", entry_point="policies.dominance:DominancePolicy",
+    dict(kind="policy", id=f"dominance-{rel}-v3", entry_point="policies.dominance:DominancePolicy",
          kwargs={"relation": rel, **_PARAM_DEFAULTS},
+         description=f"response trees of a {rel} agent (seed Figs. 1-8); the seed's dead-end exit, and the "
+                     "repeat backstop ending a cycling dialogue as 'stalled' (issue 17)",
+         meta={"system": SYSTEM, "protocol": "dominance-dialogue-v1"})
+    for rel in RELATIONS
+] + [
+    dict(kind="policy", id=f"dominance-{rel}-v2", entry_point="policies.dominance:DominancePolicy",
+         kwargs={"relation": rel, **_PARAM_DEFAULTS, **V2_EXIT},
          description=f"response trees of a {rel} agent (seed Figs. 1-8); the exit also counts counter-proposals "
                      "as refusals (Fig. 4) and ends a repeated exchange with no progress (issue 10)",
          meta={"system": SYSTEM, "protocol": "dominance-dialogue-v1"})
