@@ -173,7 +173,31 @@ def _roles():
         family=tuple(StandIn(label[pid], {"base_partner": pid}, f"{pid}: {_shape(PARTNER_KWARGS[BASE_PARTNERS[pid]])}",
                              PARTNER_EVIDENCE[BASE_PARTNERS[pid]])
                      for pid in order),
-        default=label[DEFAULT_BASE_PARTNER]),)
+        default=label[DEFAULT_BASE_PARTNER]),
+        Role(
+            id="astra.tactic", system=SYSTEM, llm="GPT-4o (2024-08-06), majority of five samples",
+            passage="2.3 'The agent selects the best-fit tactic, ranks offers, and repeats this process five times "
+                    "for robustness. The majority tactic is chosen'",
+            stand_in="astra-agent-v3 (policies.astra_modules.select_tactic: best_fit among applicable)",
+            parameters=(
+                Evidence("applicable", "Table 5 'When' of each tactic", "Table 5"),
+                Evidence("selection", "tft", "sec. 2 (TFT), 4.3 (stance over fairness; fair but firm -> "
+                                             "collaborative), Tables 7 and 8 (RC where MGF / LIC also hold)"),
+            ),
+            built_from="Table 5's 'When' column, 4.3's description of which tactics the agent chose, and the tactics "
+                       "of Tables 7 and 8",
+            left_to_test="Table 1, Table 4 and Figure 4's tactic shares",
+            family=tuple(StandIn(name, {"agent_params": (("selection", name),)}, desc, ev) for name, desc, ev in (
+                ("tft", "the strategy answering the partner's stance in kind; its latest move first",
+                 "sec. 2, 4.3, Tables 7-8"),
+                ("precedence", "astra-agent-v2's fixed order AEO > RNC > CSC > NCR > RC > REO > LIC > MGF > LGR",
+                 "issue 10's reading (4.3's stance before fairness as an order)"),
+                ("listing", "the first applicable in Table 5's listing (latest move first), any strategy",
+                 "Table 5 read without 4.3"),
+                ("collaborative-first", "a collaborative tactic whenever one applies", "the soft end"),
+                ("competitive-first", "a competitive tactic whenever one applies", "the tough end"))),
+            default="tft"),
+    )
 
 
 def _claims():
