@@ -6,6 +6,8 @@ from typing import Callable, Sequence
 
 import click
 
+from simcore.runopts import BACKEND_META, SWEEP_META
+
 
 class CommaChoice(click.ParamType):
     """A comma-separated list of names, each from ``choices``; order kept, duplicates removed."""
@@ -65,11 +67,10 @@ class FloatRange(click.FloatRange):
         return super().convert(number, param, ctx)
 
 
-SWEEP_META = "simcore.sweep"
 
 
 def _store_sweep_option(ctx: click.Context, param: click.Parameter, value):
-    """Keep a sweep option in ``ctx.meta`` (read by :func:`simcore.study.launch`), so
+    """Keep a sweep option in ``ctx.meta`` (read by :func:`simcore.launch.launch`), so
     study commands need not take these arguments themselves."""
     ctx.meta.setdefault(SWEEP_META, {})[param.name] = value
     return value
@@ -117,7 +118,7 @@ def common_options(system: str) -> Callable:
     """--seed, --workers, --out, --progress/--no-progress, and the sweep options.
 
     The sweep options (--grid, --replicates, --resume, --executor, --scheduler) and
-    --overwrite are not passed to the command function: :func:`simcore.study.launch` reads them from
+    --overwrite are not passed to the command function: :func:`simcore.launch.launch` reads them from
     the click context, so a command written as ``launch(path, config, workers=...,
     out=..., progress=...)`` gets sweeps without any change.
     """
@@ -155,12 +156,11 @@ def list_params_option(system: str) -> Callable:
                              "defaults and sources (passage, or choice and reason), then exit.")
 
 
-BACKEND_META = "simcore.backend"
 
 
 def _store_backend_option(ctx: click.Context, param: click.Parameter, value):
     """Keep a backend option in ``ctx.meta`` (read by :func:`backend_settings` and
-    :func:`simcore.study.launch`), so study commands need not take it as an argument."""
+    :func:`simcore.launch.launch`), so study commands need not take it as an argument."""
     ctx.meta.setdefault(BACKEND_META, {})[param.name] = value
     return value
 
@@ -174,8 +174,8 @@ def _share(ctx: click.Context, param: click.Parameter, value):
 def backend_options(fn: Callable) -> Callable:
     """--backend, --backend-arg, --record, --append, --replay, --replay-misses,
     --max-fallback-share (see :mod:`simcore.backends`).  The last three go to
-    ``ctx.meta`` and are read by :func:`backend_settings` and :func:`simcore.study.launch`."""
-    from simcore.study import DEFAULT_MAX_FALLBACK_SHARE
+    ``ctx.meta`` and are read by :func:`backend_settings` and :func:`simcore.launch.launch`."""
+    from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE
 
     fn = click.option("--max-fallback-share", type=float, default=None, expose_value=False, callback=_share,
                       metavar="SHARE",

@@ -487,7 +487,7 @@ def test_the_api_key_appears_in_no_output(stub_factory, tmp_path, caplog, capsys
 def test_the_api_key_is_in_no_file_a_run_or_sweep_writes(stub_factory, tmp_path, capsys):
     """End to end through simcore.study.launch: a plain run (transcripts, metrics, CSV)
     and a sweep whose runs fail on backend errors (log records keep tracebacks)."""
-    from simcore.study import launch
+    from simcore.launch import launch
 
     stub = stub_factory(("ok", "apple"), ("echo_key", 500), ("echo_key", 500), ("echo_key", 400),
                         ("raw", f'{{"k": "{SECRET}"'.encode()), ("ok", "pear"))

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from simcore.study import launch  # noqa: E402
+from simcore.launch import launch  # noqa: E402
 from test_sweep_run import outputs, sweep  # noqa: E402
 from toy_study import STUDY_PATH, ToyConfig  # noqa: E402
 

@@ -9,7 +9,8 @@ import pytest
 
 from simcore.errors import InputError, SimcoreError
 from simcore.resultlog import read_log
-from simcore.study import launch, run_study
+from simcore.launch import launch
+from simcore.study import run_study
 from simcore.sweep import LOG_NAME
 from toy_study import STUDY_PATH, ToyConfig, register_cli
 

@@ -17,7 +17,8 @@ from mockllm.tasks import Task
 from simcore.cli_options import common_options
 from simcore.errors import InputError, ParseError
 from simcore.seeding import generator
-from simcore.study import Job, JobOutput, Summary, launch
+from simcore.launch import launch
+from simcore.study import Job, JobOutput, Summary
 from simcore.tables import Table
 from simcore.transcript import Event
 

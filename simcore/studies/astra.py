@@ -35,7 +35,8 @@ from simcore.studies.astra_params import (AGENT_V1_KWARGS, AGENT_V2_KWARGS, AGEN
                                           parse_partner_params_text)
 from simcore.errors import InputError
 from simcore.seeding import child, derive
-from simcore.study import Job, JobOutput, Summary, config_block, launch, with_model_calls
+from simcore.study import Job, JobOutput, Summary, config_block, with_model_calls
+from simcore.launch import launch
 from simcore.tables import Table
 
 SYSTEM = "astra"

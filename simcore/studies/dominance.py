@@ -29,7 +29,8 @@ from simcore import seeding
 from simcore.cli_options import CommaChoice, FloatRange, backend_options, backend_settings, common_options
 from simcore.metrics.dominance import SIDES, dialogue_record, pool_pair, pool_relation
 from simcore.protocols.dialogue import run_dialogue
-from simcore.study import Job, JobOutput, Summary, config_block, launch, with_model_calls
+from simcore.study import Job, JobOutput, Summary, config_block, with_model_calls
+from simcore.launch import launch
 from simcore.tables import Table
 
 SYSTEM = "dominance"

@@ -17,7 +17,8 @@ import attrs
 import click
 
 from simcore.cli_options import CommaChoice, CommaInts, FloatRange, backend_options, backend_settings, common_options
-from simcore.study import Job, JobOutput, Summary, launch, with_model_calls
+from simcore.study import Job, JobOutput, Summary, with_model_calls
+from simcore.launch import launch
 from simcore.tables import Table
 
 VARIANTS = {"base": "base-v3", "mind": "mind-v2", "tone-only": "tone-only-v3",
@@ -188,7 +189,6 @@ class MindStudy:
         from mockllm.client import CallStats, ModelClient
         from simcore.backends import build_backend
         from simcore.protocols.travel_vote import negotiate_group
-        from simcore.registry import make
         from simcore.seeding import generator
 
         s, g = job.key

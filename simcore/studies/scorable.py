@@ -231,7 +231,7 @@ def command(seed, workers, out, progress, game, methods, trials, sigma, floor, a
             threshold_test, omit, vague, misread, pe_forget, pe_jitter,
             keep_transcripts, backend, backend_args, record, replay):
     """The scorable multi-party game with the Bayesian opponent model (seed Tables 1-2)."""
-    from simcore.study import launch
+    from simcore.launch import launch
 
     if os.path.exists(game):
         game = os.path.abspath(game)
@@ -251,7 +251,7 @@ def command(seed, workers, out, progress, game, methods, trials, sigma, floor, a
 
 def run_default(seed: int = 0, workers: int = 1, out: str | None = "runs/scorable", progress=None):
     """The paper-scale study: 500 trials of each of the 7 methods on Harbour Sport Park."""
-    from simcore.study import launch
+    from simcore.launch import launch
 
     return launch(f"simcore.studies.{SYSTEM}:STUDY", ScorableConfig(seed=seed), workers=workers, out=out,
                   progress=progress)

@@ -1,0 +1,161 @@
+"""``launch``: the one entry point every ``simcore run SYSTEM`` command calls.
+
+It picks a plain run (:func:`simcore.study.run_study`), a sweep (:mod:`simcore.sweep`) or a
+robustness run (:mod:`simcore.robustness`) from its options, checks the output directory
+before any work, and applies the fallback-share check.  It lives apart from
+:mod:`simcore.study`, which the sweep and the robustness runner import, so that none of them
+imports the others in a circle.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import attrs
+
+from simcore.runopts import BACKEND_META, DEFAULT_MAX_FALLBACK_SHARE, SWEEP_META, SWEEP_OPTIONS
+from simcore.study import Summary, check_fallback_share, run_study, sweep_model_calls
+
+
+
+
+def _context_sweep_options() -> dict:
+    """Sweep options that :func:`simcore.cli_options.common_options` stored in the click context."""
+    import click
+
+
+    ctx = click.get_current_context(silent=True)
+    return dict(ctx.meta.get(SWEEP_META, {})) if ctx is not None else {}
+
+
+def _context_max_fallback_share(given: float | None) -> float | None:
+    """The threshold: ``given``, else the command line's --max-fallback-share, else the
+    default when running from the command line; None (no check) from Python."""
+    import click
+
+
+    if given is not None:
+        return given
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    value = ctx.meta.get(BACKEND_META, {}).get("max_fallback_share")
+    return DEFAULT_MAX_FALLBACK_SHARE if value is None else value
+
+
+def _context_transport() -> tuple[int, str | None]:
+    """``--concurrency`` and ``--log-calls`` from the command line (1 and None otherwise)."""
+    import click
+
+
+    ctx = click.get_current_context(silent=True)
+    meta = ctx.meta.get(BACKEND_META, {}) if ctx is not None else {}
+    return int(meta.get("concurrency") or 1), meta.get("log_calls")
+
+
+def _system_of(study_path: str) -> str:
+    """The system name of the study at ``study_path`` ("module:attr")."""
+    import importlib
+
+    module, _, attr = study_path.partition(":")
+    return getattr(importlib.import_module(module), attr).name
+
+
+def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = None,
+           progress: bool | None = None, max_fallback_share: float | None = None, **sweep: Any) -> Summary:
+    """The one entry point every ``simcore run SYSTEM`` command calls.
+
+    ``config`` is the study's frozen attrs config (it has a ``seed`` field).  The sweep
+    options -- ``grid`` (``"key=v1,v2"`` strings or a mapping), ``replicates``,
+    ``resume``, ``executor``, ``scheduler`` -- and ``overwrite`` come from keyword
+    arguments or, when called from a command decorated with ``common_options``, from
+    the command line.
+
+    Before any work, ``out`` is checked (:func:`simcore.files.prepare_out_dir`): it must
+    be a writable directory, and one that already holds results is refused unless
+    ``overwrite`` is given (a sweep's own log is continued with ``resume``).
+
+    Without ``grid``/``replicates`` this is a plain run: it prints the tables and
+    writes ``OUT/metrics.json``, one CSV per table and ``OUT/transcripts.jsonl``
+    (on the chosen executor).  Otherwise it runs a sweep (:mod:`simcore.sweep`) and
+    returns its summary; from the command line, exit status 1 says some run failed.
+
+    A plain run whose share of fallen-back model answers is above
+    ``max_fallback_share`` (from the command line: ``--max-fallback-share``, default
+    :data:`DEFAULT_MAX_FALLBACK_SHARE`) raises
+    :class:`~simcore.errors.FallbackShareExceeded` after writing its outputs.
+    """
+    import click
+
+    from simcore.errors import InputError, SimcoreError
+
+    unknown = sorted(set(sweep) - set(SWEEP_OPTIONS))
+    if unknown:
+        raise SimcoreError(f"unknown launch option(s) {', '.join(unknown)}; valid: {', '.join(SWEEP_OPTIONS)}")
+    opts = _context_sweep_options()
+    opts.update({k: v for k, v in sweep.items() if v is not None})
+    grid, replicates = opts.get("grid") or (), opts.get("replicates")
+    resume, executor, scheduler = bool(opts.get("resume")), opts.get("executor"), opts.get("scheduler")
+    overwrite = bool(opts.get("overwrite"))
+    if overwrite and resume:
+        raise InputError("--overwrite", "", "cannot be combined with --resume (one replaces the results, "
+                         "the other continues them)")
+    robustness = opts.get("robustness")
+    if robustness:
+        if grid or replicates is not None or resume:
+            raise InputError("--robustness", str(robustness), "runs the study once per stand-in; it cannot be "
+                                                               "combined with --grid, --replicates or --resume")
+        if out is not None:
+            from simcore.files import prepare_out_dir
+
+            prepare_out_dir(out, kind="run", overwrite=overwrite)
+        from simcore.robustness import run_robustness
+
+        role_ids = None if robustness == "all" else [r.strip() for r in str(robustness).split(",") if r.strip()]
+        run_robustness(study_path, config, _system_of(study_path),
+                       workers=workers, out=out, progress=progress, echo=click.echo, role_ids=role_ids)
+        return None
+    if grid or replicates is not None:
+        if _context_transport() != (1, None):
+            raise InputError("--concurrency", "", "--concurrency and --log-calls apply to a plain run, not a sweep")
+        from simcore.sweep import DEFAULT_REPLICATES, RunsFailed, run_sweep
+
+        summary = run_sweep(study_path, config, grid=grid,
+                            replicates=DEFAULT_REPLICATES if replicates is None else replicates,
+                            out=out, resume=resume, executor=executor, scheduler=scheduler,
+                            workers=workers, progress=progress, echo=click.echo, overwrite=overwrite)
+        failed = summary.metrics["failed"]
+        if failed and click.get_current_context(silent=True) is not None:
+            raise RunsFailed(f"{failed} of {summary.metrics['runs']} run(s) failed; they are listed above "
+                             f"and in {os.path.join(out or 'runs', 'sweep_failures.csv')}")
+        calls = sweep_model_calls(summary.metrics)
+        if calls is not None:
+            check_fallback_share(attrs.evolve(summary, metrics={"model_calls": calls}),
+                                 _context_max_fallback_share(max_fallback_share), out)
+        return summary
+    if resume:
+        raise InputError("--resume", "", "continues a sweep (--grid or --replicates); a plain run keeps no log")
+    if out is not None:
+        from simcore.files import prepare_out_dir
+
+        prepare_out_dir(out, kind="run", overwrite=overwrite)
+    limit = _context_max_fallback_share(max_fallback_share)
+    concurrency, log_calls = _context_transport()
+    if concurrency > 1 and (workers > 1 or executor not in (None, "auto", "inline") or scheduler):
+        raise InputError("--concurrency", str(concurrency), "runs jobs in threads of one process; use it with "
+                                                            "--workers 1 and the default executor")
+    if log_calls and (workers > 1 or executor not in (None, "auto", "inline") or scheduler):
+        raise InputError("--log-calls", log_calls, "sees the calls of this process only; use --concurrency "
+                                                   "instead of --workers / another executor")
+    if (executor in (None, "auto") and not scheduler) or concurrency > 1:  # (--concurrency: inline only)
+        summary = run_study(study_path, config, workers=workers, out_dir=out, progress=progress, echo=click.echo,
+                            concurrency=concurrency, log_calls=log_calls)
+    else:
+        from simcore.executors import open_executor
+
+        with open_executor(executor, workers=workers, scheduler=scheduler) as pool:
+            summary = run_study(study_path, config, workers=workers, out_dir=out, progress=progress,
+                                echo=click.echo, executor=pool, log_calls=log_calls)
+    check_fallback_share(summary, limit, out)
+    return summary
