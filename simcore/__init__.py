@@ -1,23 +1,17 @@
 """simcore: deterministic offline simulation of published LLM negotiation systems.
 
+The public API (docs/api.md) -- every name below; the other modules are internal:
+
 >>> import simcore
->>> policy = simcore.make("policy", "mind-v1")      # doctest: +SKIP
+>>> episode = simcore.astra_episode("astra-agent-v3", "base-partner-v2", seed=7)
+>>> episode.status in ("agreement", "walk_away", "no_agreement")
+True
 """
 
 __version__ = "0.1.0"
 
+from simcore.api import (astra_episode, dominance_dialogue, make, mind_group, posterior,  # noqa: E402
+                         register, registered, roles, scorable_session, seed_sequence)
 
-def make(kind, id, **overrides):
-    """Build a registered scenario / policy / protocol / backend / study by id."""
-    from simcore.registry import make as _make
-
-    return _make(kind, id, **overrides)
-
-
-def registered(kind, **kw):
-    from simcore.registry import registered as _registered
-
-    return _registered(kind, **kw)
-
-
-__all__ = ["make", "registered", "__version__"]
+__all__ = ["astra_episode", "dominance_dialogue", "make", "mind_group", "posterior", "register", "registered",
+           "roles", "scorable_session", "seed_sequence", "__version__"]

@@ -201,6 +201,14 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
 
     ``draws`` shares the per-turn cues among several methods of the same trial (``seq``
     and ``settings.cues_per_turn`` must be the ones it was made with)."""
+    from simcore.errors import InputError
+
+    if method not in METHODS:
+        raise InputError("method", repr(method), f"valid: {', '.join(METHODS)}")
+    if not isinstance(seq, np.random.SeedSequence):
+        from simcore.argcheck import seed_sequence
+
+        seq = seed_sequence(seq, "seq")
     if draws is None:
         draws = TurnDraws(game, seq, settings.cues_per_turn)
     elif draws.seq is not seq or draws.game is not game or draws.cues_per_turn != settings.cues_per_turn:

@@ -179,9 +179,22 @@ class GroupOutcome:
 
 def negotiate_group(group: Group, policy, proposers: Sequence[int], client: ModelClient,
                     rng: np.random.Generator, run: str, *, max_rounds: int = 3) -> GroupOutcome:
-    """Every negotiated item of ``group`` with one policy for all members."""
+    """Every negotiated item of ``group`` with one policy for all members.  ``policy`` is a
+    policy object or a registered MIND-family id; ``proposers`` one member index per item."""
+    from simcore.errors import InputError
+
+    if isinstance(policy, str):
+        from simcore.argcheck import _policy_object
+
+        policy = _policy_object(policy, "policy", "mind", ("vote", "update", "guess"))
     if len(proposers) != len(group.items):
-        raise ValueError("one proposer index per negotiated item")
+        raise InputError("proposers", str(list(proposers)), f"one proposer index per negotiated item: "
+                                                           f"{len(group.items)} needed, {len(proposers)} given")
+    bad = [p for p in proposers if not (isinstance(p, (int, np.integer)) and not isinstance(p, bool)
+                                        and 0 <= p < group.size)]
+    if bad:
+        raise InputError("proposers", str(list(proposers)), f"each must be a member index 0..{group.size - 1}; "
+                                                           f"bad: {bad}")
     log = _Log(run)
     pols = [policy] * group.size
     opening = []

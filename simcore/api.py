@@ -1,0 +1,229 @@
+"""simcore's public Python API: one function per system, names that match the registry ids.
+
+Everything a user needs to test their own negotiation logic against the paper systems is
+here (and re-exported from the package root); the other modules are internal and may change.
+docs/api.md shows each function with a runnable example (CI runs them).
+
+* :func:`mind_group` -- one MIND group negotiated by a registered variant or your policy;
+* :func:`astra_episode` -- one bilateral episode, ASTRA (or your agent) against a partner;
+* :func:`scorable_session` -- one scorable-game session of an opponent-modelling method;
+* :func:`posterior` -- the Bayesian opponent model of the scorable seed, to update yourself;
+* :func:`dominance_dialogue` -- one restaurant dialogue between two dominance agents;
+* :func:`register`, :func:`make`, :func:`registered`, :func:`roles` -- the registry and the
+  LLM-role inventory.
+
+Every argument is checked before any work: an unknown id names the valid ones, a seed must be a
+non-negative int or a ``numpy.random.SeedSequence``, a policy must be a registered id of the
+system (or an object with the system's policy interface), and each error is one
+:class:`~simcore.errors.InputError` line naming the argument.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from simcore.argcheck import _policy_object, _registered_id, seed_sequence
+from simcore.errors import InputError
+
+
+def _backend(backend: Any, name: str = "backend"):
+    from simcore.registry import make, registered
+
+    if isinstance(backend, str):
+        valid = registered("backend")
+        if backend not in valid:
+            raise InputError(name, backend, f"unknown backend id; valid: {', '.join(valid)} (a real model: "
+                                            "simcore.backends.build_backend, or your object with chat())")
+        return make("backend", backend)
+    if not callable(getattr(backend, "chat", None)):
+        raise InputError(name, type(backend).__name__, "expected a backend id or an object with chat()")
+    return backend
+
+
+# ------------------------------------------------------------------ MIND
+def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, proposers: Sequence[int] | None = None,
+               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None):
+    """One MIND group (section 3.2, Algorithm 1) negotiated by ``policy`` for every member.
+
+    ``policy``: a registered MIND-family id (``mind-v2``, ``base-v3``, ``tone-only-v3``, ...) or
+    your object with ``vote(me, proposal, guessed_w, last_offer)``, ``update(me, proposal,
+    dissents, n_voters)``, ``guess(guessed_w)`` and the flags ``tone`` / ``appraisal``
+    (docs/api.md, "Your own policy").  ``group``: a :class:`scenarios.travel.Group`, or None for a
+    generated one of ``size`` members.  ``proposers``: one member index per negotiated item (None:
+    drawn from the seed).  Returns the :class:`simcore.protocols.travel_vote.GroupOutcome`."""
+    import numpy as np
+
+    from mockllm.client import ModelClient
+    from scenarios.travel import Group, generate_group
+    from simcore.protocols.travel_vote import negotiate_group
+
+    seq = seed_sequence(seed)
+    pol = _policy_object(policy, "policy", "mind", ("vote", "update", "guess"))
+    for flag in ("tone", "appraisal"):
+        if not isinstance(getattr(pol, flag, None), bool):
+            raise InputError("policy", type(pol).__name__, f"needs a boolean attribute {flag!r}")
+    if not isinstance(max_rounds, int) or max_rounds < 1:
+        raise InputError("max_rounds", repr(max_rounds), "must be an int >= 1")
+    streams = seq.spawn(3)
+    if group is None:
+        if not isinstance(size, int) or not 2 <= size <= 8:
+            raise InputError("size", repr(size), "a group has 2 to 8 members")
+        group = generate_group("api", size, np.random.default_rng(streams[0]))
+    elif not isinstance(group, Group):
+        raise InputError("group", type(group).__name__, "expected a scenarios.travel.Group or None")
+    if proposers is None:
+        pick = np.random.default_rng(streams[1])
+        proposers = [int(pick.integers(group.size)) for _ in group.items]
+    return negotiate_group(group, pol, list(proposers), ModelClient(_backend(backend)),
+                           np.random.default_rng(streams[2]), f"mind/api/{getattr(pol, 'name', 'policy')}",
+                           max_rounds=max_rounds)
+
+
+# ------------------------------------------------------------------ ASTRA
+def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2", *, domain: str = "casino-v1",
+                  setup: str = "integrative", seed: Any = 0, rounds: int = 15, backend: Any = "mock-v1"):
+    """One ASTRA episode (section 2, Table 1): ``agent`` in the agent's seat against ``partner``.
+
+    Each is a registered ASTRA policy id (``astra-agent-v3``, ``no-astra-agent-v2``,
+    ``base-partner-v2``, ``greedy-partner-v1``, ...) or your object with ``act(observation) ->
+    Action`` (docs/api.md).  ``domain``: ``casino-v1``, ``research-allocation-v1`` or a domain
+    file; ``setup`` one of its setups.  Returns the
+    :class:`simcore.protocols.alternating.Episode` (status, scores, events)."""
+    from mockllm.client import ModelClient
+    from scenarios.bilateral import load_domain
+    from simcore.protocols.alternating import AlternatingProtocol
+    from simcore.seeding import child
+
+    seq = seed_sequence(seed)
+    dom = load_domain(domain)
+    setups = [s.name for s in dom.setups]
+    if setup not in setups:
+        raise InputError("setup", repr(setup), f"valid for {dom.id}: {', '.join(setups)}")
+    if not isinstance(rounds, int) or rounds < 2:
+        raise InputError("rounds", repr(rounds), "must be an int >= 2")
+    be = _backend(backend)
+    pool = dom.setup(setup).partners
+    pv = pool[int(child(seq, "setup").integers(len(pool)))] if len(pool) > 1 else pool[0]
+    a_client, p_client = ModelClient(be), ModelClient(be)
+    a = _astra_seat(agent, "agent", dom, dom.agent, a_client, child(seq, "agent"))
+    p = _astra_seat(partner, "partner", dom, pv, p_client, child(seq, "partner"))
+    return AlternatingProtocol(round_limit=rounds).run(dom, a, p, dom.agent, pv, f"astra/api/{setup}")
+
+
+def _astra_seat(policy: Any, seat: str, domain, values, client, rng):
+    from simcore.registry import make, resolve
+
+    if isinstance(policy, str):
+        pid = _registered_id("policy", policy, seat, "astra")
+        spec = resolve("policy", pid)
+        if spec.meta.get("role") == "agent":
+            if seat != "agent":
+                raise InputError(seat, policy, "is an agent; the partner seat takes a partner id")
+            return make("policy", pid, domain=domain, client=client, rng=rng)
+        return make("policy", pid, domain=domain, values=values, client=client, rng=rng, side=seat)
+    return _policy_object(policy, seat, "astra", ("act",))
+
+
+# ------------------------------------------------------------------ scorable
+def scorable_session(method: str = "scorable-proposed-all-v1", *, game: str = "harbour-sport-park-v1",
+                     seed: Any = 0, backend: Any = "mock-v1", settings: Any = None):
+    """One session of the scorable game (seed sec. 2) with an opponent-modelling method.
+
+    ``method``: a registered id (``scorable-base-llm-v1``, ``scorable-proposed-all-v1``, ...) or
+    its study name (``proposed-all``).  ``game``: a scenario id or a game file.  ``settings``: a
+    :class:`simcore.protocols.scorable.Settings` (None: the defaults).  Returns the
+    :class:`simcore.protocols.scorable.SessionResult` (events and its FAR/PAR/LAR record)."""
+    from scenarios.scorable import load_game
+    from simcore.protocols.scorable import METHODS, Settings, play_session
+    from simcore.registry import resolve
+
+    seq = seed_sequence(seed)
+    if isinstance(method, str) and method in METHODS:
+        name = method
+    else:
+        name = resolve("policy", _registered_id("policy", method, "method", "scorable")).kwargs["method"]
+    if settings is None:
+        settings = Settings()
+    elif not isinstance(settings, Settings):
+        raise InputError("settings", type(settings).__name__, "expected simcore.protocols.scorable.Settings")
+    return play_session(load_game(game), name, seq, settings=settings, backend=_backend(backend),
+                        run_id=f"scorable/api/{name}")
+
+
+def posterior(game: str = "harbour-sport-park-v1"):
+    """A fresh Bayesian opponent model (seed sec. 3, eqs. 2-5) over ``game``'s hypothesis space:
+    a :class:`policies.bayes.Posterior`; ``.update(deal, target, sigma, signals)`` takes a deal
+    the opponent proposed (option indices), the assumed conceder target, the likelihood's sigma
+    and the signals read from its words; ``.estimate()`` gives its expected score table."""
+    from policies.bayes import Posterior, hypothesis_space
+    from scenarios.scorable import load_game
+
+    return Posterior(hypothesis_space(load_game(game).option_counts))
+
+
+# ------------------------------------------------------------------ dominance
+def dominance_dialogue(agent: Any = "dominance-peer-v3", user: Any = "dominance-peer-v3", *,
+                       domain: str = "restaurants-small-v1", seed: Any = 0, max_turns: int = 40,
+                       agent_opens: bool = True):
+    """One restaurant dialogue (seed sections 2-5) between two dominance agents, each a
+    registered id (``dominance-dominant-v3``, ``dominance-peer-v3``, ``dominance-submissive-v3``).
+    Returns the :class:`simcore.protocols.dialogue.DialogueResult` (outcome, booked, events)."""
+    import numpy as np
+
+    from policies.dominance_state import random_preferences
+    from scenarios.restaurants import load_domain
+    from simcore.registry import resolve
+    from simcore.seeding import child
+    from simcore.studies.dominance import play
+
+    seq = seed_sequence(seed)
+    specs = {side: resolve("policy", _registered_id("policy", pid, side, "dominance"))
+             for side, pid in (("agent", agent), ("user", user))}
+    if not isinstance(max_turns, int) or max_turns < 2:
+        raise InputError("max_turns", repr(max_turns), "must be an int >= 2")
+    dom = load_domain(domain)
+    params = {side: spec.load()(**spec.kwargs).params() for side, spec in specs.items()}
+    result, _agents, _stats = play(
+        dom, specs["agent"].kwargs["relation"], specs["user"].kwargs["relation"],
+        random_preferences(dom, np.random.default_rng(child(seq, "agent-prefs"))),
+        random_preferences(dom, np.random.default_rng(child(seq, "user-prefs"))),
+        rng_agent=np.random.default_rng(child(seq, "agent")), rng_user=np.random.default_rng(child(seq, "user")),
+        agent_opens=agent_opens, run_id="dominance/api", params=params["agent"], user_params=params["user"],
+        max_turns=max_turns)
+    return result
+
+
+# ------------------------------------------------------------------ registry
+def register(kind: str, id: str, entry_point: Any, kwargs=None, description: str = "", meta=None, *,
+             replace: bool = False):
+    """Register your own scenario / policy / protocol / backend under a versioned id
+    (``name-v1``); ``meta={"system": "astra", "role": "agent"}`` seats a policy in a system's
+    study (docs/api.md)."""
+    from simcore.registry import register as _register
+
+    return _register(kind, id, entry_point, kwargs, description, meta, replace=replace)
+
+
+def make(kind: str, id: str, **overrides: Any):
+    """Build a registered thing by id (``make("policy", "mind-v2")``)."""
+    from simcore.registry import make as _make
+
+    return _make(kind, id, **overrides)
+
+
+def registered(kind: str, *, system: str | None = None) -> list[str]:
+    """The registered ids of ``kind`` (of ``system`` only, when given)."""
+    from simcore.registry import registered as _registered
+
+    return _registered(kind, system=system)
+
+
+def roles(system: str | None = None):
+    """The roles each paper gives to an LLM, with their stand-ins and evidence (simcore.roles)."""
+    from simcore.roles import roles as _roles
+
+    return _roles(system)
+
+
+__all__ = ["mind_group", "astra_episode", "scorable_session", "posterior", "dominance_dialogue", "register",
+           "make", "registered", "roles", "seed_sequence"]

@@ -1,0 +1,59 @@
+"""Checks of the arguments the public API and the protocols take (one clear error each).
+
+Each failure is one :class:`~simcore.errors.InputError` naming the argument, the value and what
+is valid.  Kept apart from :mod:`simcore.api` so that the protocols can use them without
+importing the API that imports them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from simcore.errors import InputError, UnknownIdError
+
+
+def seed_sequence(seed: Any, name: str = "seed"):
+    """``seed`` as a ``numpy.random.SeedSequence``: a non-negative int, or a SeedSequence itself."""
+    import numpy as np
+
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        return np.random.SeedSequence(int(seed))
+    raise InputError(name, repr(seed), "a seed is a non-negative int or a numpy.random.SeedSequence, "
+                                       f"not {type(seed).__name__}")
+
+
+def _registered_id(kind: str, value: Any, name: str, system: str, role: str | None = None) -> str:
+    """The registry id ``value`` names, checked to be a ``kind`` of ``system`` (and ``role``)."""
+    from simcore.registry import registered, resolve
+
+    valid = [i for i in registered(kind, system=system)
+             if role is None or resolve(kind, i).meta.get("role") in (role, None)]
+    if not isinstance(value, str):
+        raise InputError(name, repr(value), f"expected a registered {system} {kind} id ({', '.join(valid)})")
+    try:
+        spec = resolve(kind, value)
+    except UnknownIdError:
+        raise InputError(name, value, f"unknown {system} {kind} id; valid: {', '.join(valid)}") from None
+    if spec.meta.get("system") != system or (role is not None and spec.meta.get("role") not in (role, None)):
+        raise InputError(name, value, f"is not a {system} {role or kind}; valid: {', '.join(valid)}")
+    return spec.id
+
+
+def _policy_object(policy: Any, name: str, system: str, methods: Sequence[str], role: str | None = None,
+                   **build: Any) -> Any:
+    """A policy from an id (built from the registry with ``build``), or the object itself when it
+    has every method of ``methods``."""
+    from simcore.registry import make
+
+    if isinstance(policy, str):
+        return make("policy", _registered_id("policy", policy, name, system, role), **build)
+    missing = [m for m in methods if not callable(getattr(policy, m, None))]
+    if missing:
+        raise InputError(name, type(policy).__name__,
+                         f"is neither a registered {system} policy id nor an object with "
+                         f"{', '.join(m + '()' for m in methods)} (missing: {', '.join(missing)})")
+    return policy
+
+
