@@ -19,6 +19,29 @@ class Message:
         return {"role": self.role, "content": self.content}
 
 
+def as_messages(messages: Any) -> Sequence[Message]:
+    """``messages`` as :class:`Message` objects: each a Message or a dict with ``role`` and
+    ``content`` (as OpenAI's API takes them); anything else is one InputError."""
+    from simcore.errors import InputError
+
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence) or not messages:
+        raise InputError("messages", type(messages).__name__, "expected a non-empty list of messages")
+    out = []
+    for k, m in enumerate(messages):
+        if isinstance(m, Message):
+            out.append(m)
+            continue
+        if isinstance(m, Mapping) and set(m) >= {"role", "content"}:
+            try:
+                out.append(Message(m["role"], m["content"]))
+                continue
+            except (TypeError, ValueError) as exc:
+                raise InputError("messages", f"[{k}]", f"not a message ({exc.args[0] if exc.args else exc})") from None
+        raise InputError("messages", f"[{k}]", f"expected a Message or a dict with role ({', '.join(ROLES)}) "
+                                               f"and content, got {type(m).__name__}")
+    return out
+
+
 @runtime_checkable
 class ChatBackend(Protocol):
     """Messages in, text out.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from mockllm.backend import Message
+from mockllm.backend import Message, as_messages
 from mockllm.callrng import CallRng
 from mockllm.tasks import all_mock_options, read_prompt
 from simcore.errors import InputError
@@ -39,7 +39,10 @@ class MockBackend:
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str:
-        """The templated answer; ``schema`` is ignored (the answers satisfy it, see the tests)."""
+        """The templated answer; ``schema`` is ignored (the answers satisfy it, see the tests).
+        ``messages`` are :class:`Message` objects or dicts with ``role`` and ``content``."""
+        if not messages or type(messages[0]) is not Message:
+            messages = as_messages(messages)
         task, context = read_prompt(messages)
         self.calls += 1
         rng = CallRng(0 if seed is None else seed)

@@ -54,7 +54,7 @@ import urllib.error
 import urllib.request
 from typing import Any, Mapping, Sequence
 
-from mockllm.backend import Message
+from mockllm.backend import Message, as_messages
 from mockllm.client import DEFAULT_TRIES, MAX_TRIES
 from mockllm.tasks import TASK_PREFIX, get_task
 from simcore.errors import BackendError, BackendFatal, UnrecognisedPrompt
@@ -180,6 +180,7 @@ class OpenAICompatBackend:
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str:
+        messages = as_messages(messages)
         try:
             answer = self._chat(messages, temperature, seed, response_format(schema, self.schema))
         except BackendError as exc:

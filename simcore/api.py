@@ -85,8 +85,9 @@ def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2
     """One ASTRA episode (section 2, Table 1): ``agent`` in the agent's seat against ``partner``.
 
     Each is a registered ASTRA policy id (``astra-agent-v3``, ``no-astra-agent-v2``,
-    ``base-partner-v2``, ``greedy-partner-v1``, ...) or your object with ``act(observation) ->
-    Action`` (docs/api.md).  ``domain``: ``casino-v1``, ``research-allocation-v1`` or a domain
+    ``base-partner-v2``, ``greedy-partner-v1``, ...), your object with ``act(observation) ->
+    Action``, or its class, built as ``Class(domain=, client=, rng=)`` (a partner also gets
+    ``values=``) (docs/api.md).  ``domain``: ``casino-v1``, ``research-allocation-v1`` or a domain
     file; ``setup`` one of its setups.  Returns the
     :class:`simcore.protocols.alternating.Episode` (status, scores, events)."""
     from mockllm.client import ModelClient
@@ -121,6 +122,9 @@ def _astra_seat(policy: Any, seat: str, domain, values, client, rng):
                 raise InputError(seat, policy, "is an agent; the partner seat takes a partner id")
             return make("policy", pid, domain=domain, client=client, rng=rng)
         return make("policy", pid, domain=domain, values=values, client=client, rng=rng, side=seat)
+    if isinstance(policy, type):  # a class: built as the study builds a user's agent (or partner)
+        extra = {} if seat == "agent" else {"values": values}
+        policy = policy(domain=domain, client=client, rng=rng, **extra)
     return _policy_object(policy, seat, "astra", ("act",))
 
 

@@ -57,3 +57,42 @@ def _policy_object(policy: Any, name: str, system: str, methods: Sequence[str], 
     return policy
 
 
+
+
+def load_ref(ref: str, name: str) -> Any:
+    """The object a ``"package.module:attr"`` reference names (a user's policy class)."""
+    import importlib
+
+    module, sep, attr = str(ref).partition(":")
+    if not sep or not module or not attr:
+        raise InputError(name, ref, "expected package.module:attribute")
+    try:
+        obj = importlib.import_module(module)
+        for part in attr.split("."):
+            obj = getattr(obj, part)
+    except ImportError as exc:
+        raise InputError(name, ref, f"cannot import {module!r} ({exc})") from None
+    except AttributeError:
+        raise InputError(name, ref, f"{module!r} has no attribute {attr!r}") from None
+    return obj
+
+
+def seat_ref(value: str, system: str, role: str | None, builtin: Sequence[str]) -> str:
+    """Why ``value`` cannot take a seat, or "" when it can: a study name in ``builtin``, a
+    registered ``system`` policy id (of ``role``), or a ``module:attr`` reference."""
+    from simcore.registry import registered, resolve
+
+    if value in builtin:
+        return ""
+    if ":" in value:
+        try:
+            load_ref(value, "seat")
+        except InputError as exc:
+            return str(exc).split(": ", 2)[-1]
+        return ""
+    if value in registered("policy", system=system):
+        if role is None or resolve("policy", value).meta.get("role") in (role, None):
+            return ""
+        return f"{value!r} is not {'an' if role[0] in 'aeiou' else 'a'} {role}"
+    return (f"unknown {value!r}: give one of {', '.join(builtin)}, a registered {system} policy id, or "
+            f"package.module:Class (your own policy)")

@@ -30,6 +30,29 @@ class CommaChoice(click.ParamType):
         return tuple(dict.fromkeys(items))
 
 
+class SeatChoice(CommaChoice):
+    """A comma-separated list of seats: the study's names, registered policy ids of ``system``
+    (of ``role``), or ``package.module:Class`` references to a user's policy."""
+
+    def __init__(self, choices: Sequence[str], system: str, role: str | None = None):
+        super().__init__(choices)
+        self.system, self.role = system, role
+
+    def convert(self, value, param, ctx):
+        from simcore.argcheck import seat_ref
+
+        if isinstance(value, tuple):
+            return value
+        items = [v.strip() for v in str(value).split(",") if v.strip()]
+        if not items:
+            self.fail(f"empty list; valid: {', '.join(self.choices)}", param, ctx)
+        for v in items:
+            why = seat_ref(v, self.system, self.role, self.choices)
+            if why:
+                self.fail(why, param, ctx)
+        return tuple(dict.fromkeys(items))
+
+
 class CommaInts(click.ParamType):
     """A comma-separated list of integers within [lo, hi]."""
 

@@ -63,12 +63,19 @@ _specs: dict[str, dict[str, Spec]] = {k: {} for k in KINDS}
 
 # Each system's study module declares ``REGISTRY``: a list of Spec keyword dicts.
 BUILTIN_MODULES = (
+    "simcore.studies",
     "simcore.studies.mind",
     "simcore.studies.scorable",
     "simcore.studies.astra",
     "simcore.studies.dominance",
     "mockllm.registrations",
 )
+
+
+#: the entry-point group through which an installed package adds its own policies (or scenarios,
+#: backends...): each entry point names a list of registry entries (dicts of :func:`register`'s
+#: arguments), a function returning one, or a module with a ``REGISTRY`` list
+PLUGIN_GROUP = "simcore.policies"
 
 
 def _import_builtins() -> None:
@@ -81,6 +88,30 @@ def _import_builtins() -> None:
         for entry in getattr(module, "REGISTRY", ()):
             if entry["id"] not in _specs[entry["kind"]]:
                 register(**entry)
+    _import_plugins()
+
+
+def _import_plugins() -> None:
+    """Registry entries from installed packages (entry points in :data:`PLUGIN_GROUP`)."""
+    from importlib.metadata import entry_points
+
+    from simcore.errors import InputError
+
+    for ep in entry_points(group=PLUGIN_GROUP):
+        where = f"entry point {ep.name} = {ep.value} ({PLUGIN_GROUP})"
+        try:
+            obj = ep.load()
+        except Exception as exc:  # a broken plugin is the user's input: one line naming it
+            raise InputError(where, "", f"cannot be loaded ({type(exc).__name__}: {exc})") from None
+        entries = getattr(obj, "REGISTRY", obj)
+        if callable(entries):
+            entries = entries()
+        try:
+            for entry in entries:
+                if entry["id"] not in _specs[entry["kind"]]:
+                    register(**entry)
+        except (TypeError, KeyError, ValueError) as exc:
+            raise InputError(where, "", f"is not a list of registry entries ({exc})") from None
 
 
 _load_builtins = Once(_import_builtins)

@@ -25,7 +25,7 @@ import numpy as np
 from mockllm.backend import Message
 from mockllm.tasks import all_tasks
 from simcore.errors import ParseError, UnrecognisedPrompt
-from simcore.registry import make, resolve
+from simcore.registry import Spec, make, resolve
 from simcore.transcript import Event
 
 
@@ -91,13 +91,48 @@ def _check_events(what: str, events) -> None:
             _fail(what, "Event is not frozen")
 
 
-def check_policy(policy_id: str, *, seeds=(0, 1)) -> int:
-    """Run the checks on a registered policy; return the number of events checked."""
+PROTOCOLS = {"mind": "travel-vote-v1", "astra": "alternating-offers-v1", "scorable": "scorable-v1",
+             "dominance": "dominance-dialogue-v1"}
+
+
+def check_policy(policy, *, system: str | None = None, role: str | None = None, seeds=(0, 1)) -> int:
+    """Run the checks on a policy; return the number of events checked.
+
+    ``policy`` is a registered id, or your own policy -- a class or factory, or a
+    ``"package.module:Class"`` reference -- with ``system`` (``"mind"``, ``"astra"``) and, for
+    ASTRA, ``role`` (``"agent"``, the default, or ``"partner"``): it is registered for the run
+    under a temporary id and played by the system's protocol like a built-in one.  A failure
+    raises :class:`ConformanceError` saying which check failed and how."""
+    if isinstance(policy, str) and ":" not in policy:
+        return _check_registered(policy, seeds)
+    from simcore.argcheck import load_ref
+    from simcore.registry import register, unregister
+
+    if system not in PROTOCOLS:
+        _fail(repr(policy), f"system must be one of {', '.join(PROTOCOLS)} for a policy that is not registered")
+    obj = load_ref(policy, "policy") if isinstance(policy, str) else policy
+    pid = "user-check-v1"
+    meta = {"system": system, "protocol": PROTOCOLS[system], "role": role or ("agent" if system == "astra" else None)}
+    register("policy", pid, obj, meta={k: v for k, v in meta.items() if v}, replace=True)
+    try:
+        return _check_registered(pid, seeds)
+    except ConformanceError:
+        raise
+    except Exception as exc:  # the policy broke the protocol: say where
+        _fail(f"{policy!r} ({system})", f"{type(exc).__name__}: {exc}")
+    finally:
+        unregister("policy", pid)
+
+
+def _check_registered(policy_id: str, seeds) -> int:
     spec = resolve("policy", policy_id)
     protocol_id = spec.meta.get("protocol")
     if not protocol_id:
         _fail(policy_id, "registry entry has no meta['protocol']")
-    protocol = make("protocol", protocol_id)
+    pspec = resolve("protocol", protocol_id)
+    runner = pspec.meta.get("conformance")  # a conformance runner registered beside the protocol
+    protocol = Spec(kind="protocol", id=pspec.id, entry_point=runner).load()() if runner else \
+        make("protocol", protocol_id)
     n = 0
     for seed in seeds:
         first = list(protocol.conformance_run(spec.id, seed))

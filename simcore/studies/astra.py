@@ -27,7 +27,8 @@ from typing import Any, Sequence
 import attrs
 import click
 
-from simcore.cli_options import CommaChoice, FloatRange, backend_options, backend_settings, common_options
+from simcore.cli_options import (CommaChoice, FloatRange, SeatChoice, backend_options, backend_settings,
+                                 common_options)
 from simcore.studies.astra_params import (AGENT_V1_KWARGS, AGENT_V2_KWARGS, AGENT_V3_KWARGS, NO_ASTRA_EXTRA,
                                           PARTNER_KWARGS,
                                           _check_agent_params, _check_partner_params, _parse_agent_params,
@@ -86,9 +87,13 @@ REGISTRY = [
          kwargs={"path_or_id": "research-allocation-v1"},
          description="research allocation (ASTRA Table 8): integer, categorical and binary issues",
          meta={"system": SYSTEM, "describe": "scenarios.bilateral:describe"}),
-    dict(kind="protocol", id=PROTOCOL_ID, entry_point="simcore.studies.astra:AstraConformance",
+    dict(kind="protocol", id=PROTOCOL_ID, entry_point="simcore.protocols.alternating:AlternatingProtocol",
+         kwargs={"round_limit": 15, "warn_rounds": 2, "no_deal_payoff": "zero"},
          description="alternating offers with accept / walk-away and a round limit",
-         meta={"system": SYSTEM}),
+         meta={"system": SYSTEM, "conformance": "simcore.studies.astra:AstraConformance",
+               "sources": {"round_limit": "the study's --rounds (15, the published runs in the reference notes)",
+                           "warn_rounds": "choice: the deadline notice with 2 rounds left (--notice-rounds)",
+                           "no_deal_payoff": "Table 1 scores a walk-away or no deal as 0 (--no-deal-payoff)"}}),
     dict(kind="policy", id="astra-agent-v3", entry_point="policies.astra:AstraAgent", kwargs=AGENT_V3_KWARGS,
          description="the negotiation agent with ASTRA; issue 17's stage 3 (best-fit tactic among those whose "
                      "Table 5 'When' holds, RC toward theta_f as Table 7 ranks, CSC concedes)",
@@ -238,6 +243,17 @@ def _agent_default(name: str):
     return attrs.fields_dict(AgentParams)[name].default
 
 
+def _check_seats(value) -> None:
+    from simcore.argcheck import seat_ref
+
+    if not value:
+        raise ValueError("agents: none given")
+    for v in value:
+        why = seat_ref(v, SYSTEM, "agent", tuple(AGENTS))
+        if why:
+            raise ValueError(f"agents: {why}")
+
+
 def _subset(valid):
     def check(_inst, attr, value):
         bad = [v for v in value if v not in valid]
@@ -256,7 +272,7 @@ class AstraConfig:
     domain: str = "casino-v1"
     setups: tuple = attrs.field(default=SETUPS, converter=_tuple, validator=_subset(SETUPS))
     partners: tuple = attrs.field(default=tuple(PARTNERS), converter=_tuple, validator=_subset(tuple(PARTNERS)))
-    agents: tuple = attrs.field(default=DEFAULT_AGENTS, converter=_tuple, validator=_subset(tuple(AGENTS)))
+    agents: tuple = attrs.field(default=DEFAULT_AGENTS, converter=_tuple, validator=lambda _i, a, v: _check_seats(v))
     episodes: int = attrs.field(default=100, validator=attrs.validators.ge(1))
     alpha: float = attrs.field(default=_agent_default("alpha"), converter=float, validator=_unit)
     beta: float = attrs.field(default=_agent_default("beta"), converter=float, validator=_unit)
@@ -327,6 +343,12 @@ def build_agent(kind: str, domain, client, rng, params=None, choices=None, base_
 
     if kind == "partner":
         return build_partner(base_partner, domain, domain.agent, client, rng, "agent", partner_overrides)
+    if kind not in AGENTS:  # a user's agent: a registered id, or package.module:Class
+        if ":" in kind:
+            from simcore.argcheck import load_ref
+
+            return load_ref(kind, "--agents")(domain=domain, client=client, rng=rng)
+        return make("policy", kind, domain=domain, client=client, rng=rng)
     spec = resolve("policy", AGENTS[kind])
     if params is not None:
         extra = {k: v for k, v in spec.kwargs.items() if k in NO_ASTRA_EXTRA}
@@ -568,7 +590,7 @@ class AstraConformance:
         seq = derive(seed, SYSTEM, "conformance", spec.id)
         base = DEFAULT_BASE_PARTNER
         if spec.meta.get("role") == "agent":
-            agent = {v: k for k, v in AGENTS.items()}[spec.id]
+            agent = {v: k for k, v in AGENTS.items() if v}.get(spec.id, spec.id)  # a user's agent: its id
             partner = "base"
         elif spec.id in BASE_PARTNERS:
             agent, partner, base = "astra", "base", spec.id
@@ -719,11 +741,13 @@ def _check_setups(domain_ref: str, setups) -> tuple:
 @click.option("--setups", default=",".join(SETUPS), show_default=True,
               help="Comma-separated setups of the domain (casino: integrative, distributive, mixed).")
 @click.option("--partners", type=CommaChoice(tuple(PARTNERS)), default=",".join(PARTNERS), show_default=True)
-@click.option("--agents", type=CommaChoice(tuple(AGENTS)), default=",".join(DEFAULT_AGENTS), show_default=True,
+@click.option("--agents", type=SeatChoice(tuple(AGENTS), SYSTEM, "agent"), default=",".join(DEFAULT_AGENTS),
+              show_default=True,
               help="astra: astra-agent-v3; no-astra: no-astra-agent-v2; astra-v2: stage 3 before issue 17; "
                    "astra-v1 / no-astra-v1: before issue 10; "
                    "partner: the --base-partner stand-in in the agent's seat (partner-vs-partner episodes: "
-                   "--agents partner --partners base).")
+                   "--agents partner --partners base); or your own agent: a registered id or "
+                   "package.module:Class, built as Class(domain=, client=, rng=) with act(observation) (docs/api.md).")
 @click.option("--base-partner", type=click.Choice(tuple(BASE_PARTNERS)), default=DEFAULT_BASE_PARTNER,
               show_default=True,
               help="The stand-in for the paper's GPT-4o Partner-Base (`simcore roles astra` gives each one's "

@@ -16,7 +16,8 @@ from typing import Any, Sequence
 import attrs
 import click
 
-from simcore.cli_options import CommaChoice, CommaInts, FloatRange, backend_options, backend_settings, common_options
+from simcore.cli_options import (CommaInts, FloatRange, SeatChoice, backend_options, backend_settings,
+                                 common_options)
 from simcore.study import Job, JobOutput, Summary, with_model_calls
 from simcore.launch import launch
 from simcore.tables import Table
@@ -154,10 +155,12 @@ class MindConfig:
 
     @variants.validator
     def _check_variants(self, _a, value):
-        bad = [v for v in value if v not in VARIANTS and v not in POLICY_IDS]
-        if bad:
-            raise ValueError(f"unknown variant(s) {bad}; valid: {', '.join(VARIANTS)}, or a registered id: "
-                             f"{', '.join(POLICY_IDS)}")
+        from simcore.argcheck import seat_ref
+
+        for v in value:
+            why = seat_ref(v, "mind", None, tuple(VARIANTS) + POLICY_IDS)
+            if why:
+                raise ValueError(f"variants: {why}")
 
     @sizes.validator
     def _check_sizes(self, _a, value):
@@ -286,12 +289,24 @@ def variant_id(variant: str) -> str:
     return VARIANTS.get(variant, variant)
 
 
+def _variant_object(variant: str):
+    """The policy a variant names: a registered one, or a user's ``package.module:Class`` (built
+    with no arguments)."""
+    from simcore.registry import make
+
+    if ":" in variant:
+        from simcore.argcheck import _policy_object, load_ref
+
+        obj = load_ref(variant, "--variants")
+        return _policy_object(obj() if isinstance(obj, type) else obj, "--variants", "mind",
+                              ("vote", "update", "guess"))
+    return make("policy", variant_id(variant))
+
+
 def judge_pair(config: MindConfig) -> tuple[str, str] | None:
     """The two variants the Table 4 judge compares: the first MIND variant (policy name
     "mind") as plan A and the first Base variant as plan B; None without both."""
-    from simcore.registry import resolve
-
-    names = {v: resolve("policy", variant_id(v)).kwargs.get("name") for v in config.variants}
+    names = {v: getattr(_variant_object(v), "name", None) for v in config.variants}
     a = next((v for v in config.variants if names[v] == "mind"), None)
     b = next((v for v in config.variants if names[v] == "base"), None)
     return None if a is None or b is None else (a, b)
@@ -300,9 +315,9 @@ def judge_pair(config: MindConfig) -> tuple[str, str] | None:
 def variant_policy(config: MindConfig, variant: str):
     """The variant's registered policy with the config's policy overrides applied (each
     only to policies that have that parameter)."""
-    from simcore.registry import make
-
-    policy = make("policy", variant_id(variant))
+    policy = _variant_object(variant)
+    if not attrs.has(type(policy)):
+        return policy
     names = {f.name for f in attrs.fields(type(policy))}
     over = {k: getattr(config, k) for k in POLICY_OVERRIDES if getattr(config, k) is not None and k in names}
     return attrs.evolve(policy, **over) if over else policy
@@ -337,9 +352,7 @@ def _unpack(blob: bytes) -> list:
 
 
 def _policy(variant: str):
-    from simcore.registry import make
-
-    return make("policy", variant_id(variant))
+    return _variant_object(variant)
 
 
 def _p(x) -> str:
@@ -529,9 +542,10 @@ def describe_scenario(_sid: str) -> str:
               help="Number of persona groups per seed.")
 @click.option("--sizes", type=CommaInts(2, 8), default="2,3,4", show_default=True,
               help="Group sizes, used in equal shares.")
-@click.option("--variants", type=CommaChoice(tuple(VARIANTS) + POLICY_IDS), default=",".join(VARIANTS),
+@click.option("--variants", type=SeatChoice(tuple(VARIANTS) + POLICY_IDS, "mind"), default=",".join(VARIANTS),
               show_default=True,
-              help="Study names (the current versions) or any registered id (mind-v1, base-v2, tone-only-v2, ...).")
+              help="Study names (the current versions), any registered id (mind-v1, base-v2, tone-only-v2, ...), "
+                   "or your own policy as package.module:Class (docs/api.md).")
 @click.option("--judge", type=click.Choice(JUDGES), default="blind", show_default=True,
               help="Table 4's judge: blind (E17's inputs only, one test for both plans) or v1 (reads alphas).")
 @click.option("--seeds", type=click.IntRange(1, 1000), default=1, show_default=True,
