@@ -124,7 +124,7 @@ def test_cli_outputs_and_worker_independence(tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--variants", "mind,bogus"], "valid: base, mind, tone-only, appraisal-only"),
+    (["--variants", "mind,bogus"], "give one of base, mind, tone-only, appraisal-only"),
     (["--sizes", "1,3"], "out of range; valid: 2..8"),
     (["--tone-noise", "1.5"], "1.5"),
     (["--groups", "0"], "0"),
