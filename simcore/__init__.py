@@ -13,5 +13,13 @@ __version__ = "0.1.0"
 from simcore.api import (astra_episode, dominance_dialogue, make, mind_group, posterior,  # noqa: E402
                          register, registered, roles, scorable_session, seed_sequence)
 
-__all__ = ["astra_episode", "dominance_dialogue", "make", "mind_group", "posterior", "register", "registered",
-           "roles", "scorable_session", "seed_sequence", "__version__"]
+
+def make_env(system, **kw):
+    """A turn-by-turn environment over one negotiation (simcore.env, docs/env.md)."""
+    from simcore.env import make_env as _make_env
+
+    return _make_env(system, **kw)
+
+
+__all__ = ["astra_episode", "dominance_dialogue", "make", "make_env", "mind_group", "posterior", "register",
+           "registered", "roles", "scorable_session", "seed_sequence", "__version__"]

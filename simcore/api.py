@@ -42,7 +42,7 @@ def _backend(backend: Any, name: str = "backend"):
 
 # ------------------------------------------------------------------ MIND
 def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, proposers: Sequence[int] | None = None,
-               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None):
+               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None, _seats=None):
     """One MIND group (section 3.2, Algorithm 1) negotiated by ``policy`` for every member.
 
     ``policy``: a registered MIND-family id (``mind-v2``, ``base-v3``, ``tone-only-v3``, ...) or
@@ -74,14 +74,18 @@ def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, propose
     if proposers is None:
         pick = np.random.default_rng(streams[1])
         proposers = [int(pick.integers(group.size)) for _ in group.items]
+    seats = None
+    if _seats is not None:  # simcore.env: proxies in the caller's seats
+        seats = {i: w for i in range(group.size) if (w := _seats(f"m{i}", pol)) is not None}
     return negotiate_group(group, pol, list(proposers), ModelClient(_backend(backend)),
                            np.random.default_rng(streams[2]), f"mind/api/{getattr(pol, 'name', 'policy')}",
-                           max_rounds=max_rounds)
+                           max_rounds=max_rounds, seats=seats)
 
 
 # ------------------------------------------------------------------ ASTRA
 def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2", *, domain: str = "casino-v1",
-                  setup: str = "integrative", seed: Any = 0, rounds: int = 15, backend: Any = "mock-v1"):
+                  setup: str = "integrative", seed: Any = 0, rounds: int = 15, backend: Any = "mock-v1",
+                  _seats=None):
     """One ASTRA episode (section 2, Table 1): ``agent`` in the agent's seat against ``partner``.
 
     Each is a registered ASTRA policy id (``astra-agent-v3``, ``no-astra-agent-v2``,
@@ -108,6 +112,8 @@ def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2
     a_client, p_client = ModelClient(be), ModelClient(be)
     a = _astra_seat(agent, "agent", dom, dom.agent, a_client, child(seq, "agent"))
     p = _astra_seat(partner, "partner", dom, pv, p_client, child(seq, "partner"))
+    if _seats is not None:  # simcore.env: proxies in the caller's seats
+        a, p = _seats("agent", a) or a, _seats("partner", p) or p
     return AlternatingProtocol(round_limit=rounds).run(dom, a, p, dom.agent, pv, f"astra/api/{setup}")
 
 
@@ -130,7 +136,7 @@ def _astra_seat(policy: Any, seat: str, domain, values, client, rng):
 
 # ------------------------------------------------------------------ scorable
 def scorable_session(method: str = "scorable-proposed-all-v1", *, game: str = "harbour-sport-park-v1",
-                     seed: Any = 0, backend: Any = "mock-v1", settings: Any = None):
+                     seed: Any = 0, backend: Any = "mock-v1", settings: Any = None, _choose=None):
     """One session of the scorable game (seed sec. 2) with an opponent-modelling method.
 
     ``method``: a registered id (``scorable-base-llm-v1``, ``scorable-proposed-all-v1``, ...) or
@@ -151,7 +157,7 @@ def scorable_session(method: str = "scorable-proposed-all-v1", *, game: str = "h
     elif not isinstance(settings, Settings):
         raise InputError("settings", type(settings).__name__, "expected simcore.protocols.scorable.Settings")
     return play_session(load_game(game), name, seq, settings=settings, backend=_backend(backend),
-                        run_id=f"scorable/api/{name}")
+                        run_id=f"scorable/api/{name}", choose=_choose)
 
 
 def posterior(game: str = "harbour-sport-park-v1"):
@@ -168,7 +174,7 @@ def posterior(game: str = "harbour-sport-park-v1"):
 # ------------------------------------------------------------------ dominance
 def dominance_dialogue(agent: Any = "dominance-peer-v3", user: Any = "dominance-peer-v3", *,
                        domain: str = "restaurants-small-v1", seed: Any = 0, max_turns: int = 40,
-                       agent_opens: bool = True):
+                       agent_opens: bool = True, _seats=None):
     """One restaurant dialogue (seed sections 2-5) between two dominance agents, each a
     registered id (``dominance-dominant-v3``, ``dominance-peer-v3``, ``dominance-submissive-v3``).
     Returns the :class:`simcore.protocols.dialogue.DialogueResult` (outcome, booked, events)."""
@@ -193,7 +199,7 @@ def dominance_dialogue(agent: Any = "dominance-peer-v3", user: Any = "dominance-
         random_preferences(dom, np.random.default_rng(child(seq, "user-prefs"))),
         rng_agent=np.random.default_rng(child(seq, "agent")), rng_user=np.random.default_rng(child(seq, "user")),
         agent_opens=agent_opens, run_id="dominance/api", params=params["agent"], user_params=params["user"],
-        max_turns=max_turns)
+        max_turns=max_turns, wrap=_seats)
     return result
 
 

@@ -1,4 +1,4 @@
-"""docs/api.md's examples run (issue 18): every ```python block, in order, each in a fresh namespace."""
+"""docs/api.md's and docs/env.md's examples run (issue 18): every ```python block, each in a fresh namespace."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import re
 
 import pytest
 
-DOC = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "api.md")
+DOCS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs")
+DOC = os.path.join(DOCS, "api.md")
 BLOCKS = re.findall(r"```python\n(.*?)```", open(DOC, encoding="utf-8").read(), re.S)
+ENV_BLOCKS = re.findall(r"```python\n(.*?)```", open(os.path.join(DOCS, "env.md"), encoding="utf-8").read(), re.S)
 
 
 def test_the_page_has_an_example_per_system():
@@ -21,3 +23,9 @@ def test_the_page_has_an_example_per_system():
 def test_example_runs(k, capsys):
     exec(compile(BLOCKS[k], f"{DOC}:block{k}", "exec"), {"__name__": f"api_doc_{k}"})
     assert capsys.readouterr().out or "test_" in BLOCKS[k]
+
+
+@pytest.mark.parametrize("k", range(len(ENV_BLOCKS)))
+def test_env_example_runs(k, capsys):
+    exec(compile(ENV_BLOCKS[k], f"docs/env.md:block{k}", "exec"), {"__name__": f"env_doc_{k}"})
+    assert capsys.readouterr().out

@@ -196,11 +196,14 @@ class SessionResult:
 
 def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settings: Settings = Settings(),
                  backend: Any = None, run_id: str = "scorable/session", detail: bool = True,
-                 draws: TurnDraws | None = None) -> SessionResult:
+                 draws: TurnDraws | None = None, choose: Mapping[int, Any] | None = None) -> SessionResult:
     """Play one negotiation with ``method``; ``detail`` records every turn (else only the result).
 
     ``draws`` shares the per-turn cues among several methods of the same trial (``seq``
-    and ``settings.cues_per_turn`` must be the ones it was made with)."""
+    and ``settings.cues_per_turn`` must be the ones it was made with).  ``choose`` gives some
+    parties (by index) a deal chooser of their own, called as ``choose[n](turn, level, builtin,
+    history)`` with ``builtin()`` the negotiator's (deal, info) and ``history`` the deals
+    proposed so far (simcore.env's seats)."""
     from simcore.errors import InputError
 
     if method not in METHODS:
@@ -264,10 +267,17 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
         else:
             level = aspiration(game, n, t, T, settings.concession_exponent, settings.aspiration_start,
                                settings.aspiration_end)
-            ests = {j: view_of(j, estimating(n)) for j in range(N) if j != n}
-            deal, info = choose_deal(game, n, level, ests, settings.assumed_threshold,
-                                     settings.acceptance_rule, settings.assumed_share, strict=settings.strict,
-                                     anchor=history[-1], max_changes=settings.amend_max_issues)
+
+            def builtin(n=n, level=level):
+                ests = {j: view_of(j, estimating(n)) for j in range(N) if j != n}
+                return choose_deal(game, n, level, ests, settings.assumed_threshold,
+                                   settings.acceptance_rule, settings.assumed_share, strict=settings.strict,
+                                   anchor=history[-1], max_changes=settings.amend_max_issues)
+
+            if choose is not None and n in choose:
+                deal, info = choose[n](t, level, builtin, tuple(history))
+            else:
+                deal, info = builtin()
             deal = _legal(game, deal, f"{method} ({game.parties[n].name}'s choose_deal)")
         cues, rng = draws.get(t, n)  # cues, then the speak, read and estimate calls, in that order
         deal_ids = list(game.deal_ids(deal))

@@ -25,7 +25,7 @@ values and updates must name options of the item, else :class:`IllegalMove`.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 import attrs
 import numpy as np
@@ -178,9 +178,11 @@ class GroupOutcome:
 
 
 def negotiate_group(group: Group, policy, proposers: Sequence[int], client: ModelClient,
-                    rng: np.random.Generator, run: str, *, max_rounds: int = 3) -> GroupOutcome:
+                    rng: np.random.Generator, run: str, *, max_rounds: int = 3,
+                    seats: Mapping[int, Any] | None = None) -> GroupOutcome:
     """Every negotiated item of ``group`` with one policy for all members.  ``policy`` is a
-    policy object or a registered MIND-family id; ``proposers`` one member index per item."""
+    policy object or a registered MIND-family id; ``proposers`` one member index per item;
+    ``seats`` gives some members (by index) a policy of their own (simcore.env's seats)."""
     from simcore.errors import InputError
 
     if isinstance(policy, str):
@@ -196,14 +198,14 @@ def negotiate_group(group: Group, policy, proposers: Sequence[int], client: Mode
         raise InputError("proposers", str(list(proposers)), f"each must be a member index 0..{group.size - 1}; "
                                                            f"bad: {bad}")
     log = _Log(run)
-    pols = [policy] * group.size
+    pols = [(seats or {}).get(i, policy) for i in range(group.size)]
     opening = []
-    for m in group.members:  # Phase 1: one global proposal per agent
+    for m, pol in zip(group.members, pols):  # Phase 1: one global proposal per agent
         entries = [{"item": get_item(k).label, "value": m.pref(k).value,
-                    "willingness": m.pref(k).w if policy.tone else None} for k in group.items]
+                    "willingness": m.pref(k).w if pol.tone else None} for k in group.items]
         text = client.ask(PROPOSE, rng, fallback=lambda: "\n".join(f'- For the {e["item"]}, I propose "{e["value"]}".'
                                                                   for e in entries),
-                          items=entries, reason="preference", plain_wording=_plain(policy))
+                          items=entries, reason="preference", plain_wording=_plain(pol))
         opening.append(text)
         log.add(speaker=m.id, phase="1-propose", round=0, item=None,
                 intent={"proposals": {k: m.pref(k).value for k in group.items}}, text=text,

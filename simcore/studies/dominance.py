@@ -112,9 +112,10 @@ def _backend(garble: float):
 def play(domain, agent_rel: str, user_rel: str, prefs_agent, prefs_user, *, rng_agent, rng_user,
          agent_opens: bool, run_id: str, params: AgentParams = AgentParams(), max_turns: int = 40,
          backend=None, on_turn=None, language: str = "backend", record_events: bool = True,
-         user_params: AgentParams | None = None):
+         user_params: AgentParams | None = None, wrap=None):
     """One dialogue; returns (DialogueResult, {side: agent}, CallStats).  ``params`` are the
-    agent's (and the user's, unless ``user_params`` is given).
+    agent's (and the user's, unless ``user_params`` is given).  ``wrap(side, agent)`` may put
+    another participant in a side's seat (simcore.env's proxies).
 
     ``language="backend"`` speaks and reads through the ChatBackend (the mock by
     default); ``"direct"`` calls the mock's templates and reader in-process."""
@@ -126,6 +127,8 @@ def play(domain, agent_rel: str, user_rel: str, prefs_agent, prefs_user, *, rng_
     for side, rng in ((agent, rng_agent), (user, rng_user)):
         voice = Voice(domain, client, rng) if language == "backend" else DirectVoice(domain, rng)
         side._speak, side._read = voice.speak, voice.read
+    if wrap is not None:  # simcore.env: proxies in the caller's seats
+        agent, user = wrap("agent", agent) or agent, wrap("user", user) or user
     first, second = (agent, user) if agent_opens else (user, agent)
     result = run_dialogue(domain, first, second, run_id=run_id, max_turns=max_turns, on_turn=on_turn,
                           record_events=record_events)
