@@ -21,7 +21,9 @@ def test_python_quick_start_runs_and_prints_the_outcome():
     with contextlib.redirect_stdout(buf):
         exec(compile(block, "README quick start", "exec"), {})
     lines = buf.getvalue().splitlines()
-    assert lines and all(" -> " in ln and ("(consensus)" in ln or "(fallback)" in ln) for ln in lines)
+    *items, episode = lines
+    assert items and all(" -> " in ln and ("(consensus)" in ln or "(fallback)" in ln) for ln in items)
+    assert episode.split()[0] in ("agreement", "walk_away", "no_agreement")
 
 
 def test_quick_start_commands_and_ci_agree():
