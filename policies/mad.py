@@ -39,6 +39,26 @@ from typing import Sequence
 import attrs
 
 from policies.travel_common import Dissent, Me, Update, Vote, middle_ground, plurality
+from simcore.rules import Rule
+
+#: Base's rule table as data (README, --list-params and the report read it)
+RULES = (
+    Rule("base", "1", "voter: proposal == own value or its last offer (always its own value)", "AGREE",
+         'B3 "You may agree if the proposal is a reasonable compromise"', keys=[("accept", "*")]),
+    Rule("base", "2", "voter: w <= 3 (base-v3; 5 in v1/v2)", "AGREE",
+         "B3, same line; the threshold: base-v3 takes the value whose Base DR is nearest Base's own Table 1 DR "
+         "(82.71%), v1/v2 chose 5 (docs/mind.md)", "agree_max_w", keys=[("yield", "*")]),
+    Rule("base", "3", "voter: otherwise", "DISAGREE, own value",
+         'B3 "Act as a representative of your private preferences"; a choice: B2\'s "as close as possible to your '
+         'private_value" is a Phase-1 rule, and `dissent_value="middle"` is the other reading', "dissent_value",
+         keys=[("push", "*"), ("compromise", "*")]),
+    Rule("base", "4", "proposer: more voters AGREE than back any one revised value (voters only)", "KEEP",
+         'B4 "If you believe your current proposal is still the best for a majority, you may KEEP it"',
+         "keep_counts_proposer", keys=[("KEEP", "*")]),
+    Rule("base", "5", "proposer: otherwise", "UPDATE to the most voiced revised value",
+         'B4 "select ONE value ... that balances the group\'s needs"; most voiced is a choice; the proposer\'s own w '
+         "plays no part (`proposer_keeps_at_w`)", keys=[("UPDATE", "*")]),
+)
 
 
 @attrs.frozen

@@ -98,7 +98,48 @@ import attrs
 
 from policies.travel_common import Dissent, Me, Update, Vote, group_middle, middle_ground, plurality
 
+from simcore.rules import Rule
+
 PUSH_RULES = ("margin", "margin-strict", "strict-only-blocks")
+
+#: the voter's and the proposer's rule tables as data (README, --list-params and the report read them)
+RULES = (
+    Rule("mind-voter", "1", "proposal == own value (`accept_own_offer`, v1: also its own last offer)", "accept: AGREE",
+         'B7 accept: "semantically equivalent to {current_private_value}"', keys=[("accept", "*")]),
+    Rule("mind-voter", "2", "w <= 3 (Neutral band)", "yield: AGREE", 'B5 band 1-3: "Follow the majority"',
+         keys=[("yield", "indifferent")]),
+    Rule("mind-voter", "3", "g > w", "yield: AGREE",
+         'B7 yield: "opponent\'s urgency ... higher than yours"; B5 "Detect Urgency"; B8 Logical Guard. Traces D13 '
+         'and D15 compromise instead: `yield_rule="strict-signal"` (yield only when g >= 9) is that reading, an option',
+         "yield_rule", keys=[("yield", "urgency")]),
+    Rule("mind-voter", "4", "w - g >= 2", "push: DISAGREE, own value",
+         'B7 push: "when your priority is significantly higher"; D12 (w 6 voters "push"); the margin 2 is a choice; '
+         'v1 (`push_rule="margin-strict"`) also needs w >= 9 (B5 "only block if 9-10")', "push_margin",
+         keys=[("push", "*")]),
+    Rule("mind-voter", "5", "otherwise", "compromise: DISAGREE, middle ground (one's own value where no option lies "
+         "between)", 'B7 compromise: "similar priority levels"; B8 "(pick middle ground)"; D13',
+         keys=[("compromise", "*")]),
+    Rule("mind-voter-no-appraisal", "4", "no appraisal (Tone-only), w >= 9 (Strict band)", "push: DISAGREE, own value",
+         'B5 band stance: "Strict (Deal-breaker ... No compromise.)"', "block_min_w", keys=[("push", "*")]),
+    Rule("mind-voter-no-appraisal", "5", "no appraisal, Firm band (and Warm with `warm_stance=\"compromise\"`, "
+         "v1/v2)", "compromise: DISAGREE, middle ground", 'B5 Firm: "Compromise only if necessary" (necessity cannot '
+         'be read); B8', "warm_stance", keys=[("compromise", "*")]),
+    Rule("mind-voter-no-appraisal", "5'", "no appraisal, Warm band (`warm_stance=\"accommodate\"`, tone-only-v3)",
+         "yield: AGREE", 'B5 Warm: "Flexible preference. Polite tone. Ready to accommodate."', "warm_stance",
+         keys=[("yield", "compromise")]),
+    Rule("mind-proposer", "1", "w_p <= 6 and a dissenter's words read >= 7 (no marker reads as 5)",
+         "UPDATE: that dissenter's revised value (the loudest; ties: most voiced, then first)",
+         'B9 "SIGNAL READING"', "signal_min_w", keys=[("UPDATE", "signal")]),
+    Rule("mind-proposer", "2", "must change, and a revised value is voiced by >= 2 dissenters",
+         "UPDATE: the most voiced revised value", 'B9 "UPDATE: Adopt a dissenter\'s value"; >= 2 is a choice',
+         "update_min_voiced", keys=[("UPDATE", "majority")]),
+    Rule("mind-proposer", "3", "must change", "COMPROMISE: the group middle (the median position of the proposal and "
+         "the revised values, an even count rounded towards the dissent; nominal: the most voiced revised value)",
+         'B9 "COMPROMISE: Pick a middle-ground value from {allowed_values}"; the rounding and the nominal case are '
+         "choices", "middle_towards_dissent", keys=[("COMPROMISE", "*")]),
+    Rule("mind-proposer", "4", "otherwise", "KEEP", 'B9 "KEEP: Only if Alpha is 9-10 OR Dissent Rate is low"',
+         keys=[("KEEP", "*")]),
+)
 YIELD_RULES = ("urgency", "strict-signal")
 
 

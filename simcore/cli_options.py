@@ -164,14 +164,19 @@ def common_options(system: str) -> Callable:
 
 def list_params_option(system: str) -> Callable:
     """--list-params: print every registered policy and protocol of ``system`` with each
-    parameter, its default and its source note (read from the registry), then exit."""
+    parameter, its default and its source note (read from the registry), then the system's
+    rule tables (simcore.rules), then exit."""
 
     def show(ctx: click.Context, _param: click.Parameter, value):
         if not value or ctx.resilient_parsing:
             return
         from simcore.registry import describe_params
+        from simcore.rules import describe
 
         click.echo(describe_params(system))
+        rules = describe(system)
+        if rules:
+            click.echo("\n" + rules, nl=False)
         ctx.exit(0)
 
     return click.option("--list-params", is_flag=True, expose_value=False, is_eager=True, callback=show,

@@ -9,6 +9,8 @@ reason, which the protocol records with each vote and update.
 
 from __future__ import annotations
 
+import re
+
 from simcore.report import svg
 from simcore.report.load import need
 from simcore.report.page import esc, figure, missing, note, num, table
@@ -19,33 +21,17 @@ TABLE1 = (("DHR", "DHR", True), ("DR", "DR", True), ("F", "F", True), ("high_w_h
           ("J", "J", False), ("S_total", "S_total", False))
 CRITERIA = ("rationality", "alignment", "reason_validity", "change_justification", "fluency", "overall")
 
-# (variant family, role, strategy-or-action, reason) -> (rule, passage); "*" matches any reason
-MIND_VOTER = {
-    ("accept", "*"): ("voter row 1: proposal = own value (v1 also: own last offer) -> AGREE", "Table B7 \"accept: semantically equivalent to {current_private_value}\""),
-    ("yield", "indifferent"): ("voter row 2: w <= 3, Neutral band -> AGREE", "Table B5, band 1-3 \"follow the majority\""),
-    ("yield", "urgency"): ("voter row 3: guessed g > own w -> AGREE (yield)", "Table B7 \"yield: efficiency\"; Table B5 \"detect urgency\""),
-    ("push", "*"): ("voter row 4: own w - g >= push_margin (v1 also w >= 9) -> DISAGREE, own value (push)", "Table B7 \"push: significantly higher\"; Table D12 (w 6 voters push); v1: Table B5 \"only block if 9-10\""),
-    ("compromise", "*"): ("voter row 5: otherwise -> DISAGREE, middle ground (compromise; one's own value where no option lies between)", "Table B7 \"compromise: similar priority\"; Table B8 action mapping; Table D13"),
-}
-NO_APPRAISAL_VOTER = {  # MindPolicy with appraisal off (Tone-only): rows 3-5 become the band stance
-    ("push", "*"): ("voter, no appraisal: w >= 9 (Strict band) -> DISAGREE, own value (push)", "Table B5 band stance, \"only block if 9-10\""),
-    ("compromise", "*"): ("voter, no appraisal: Warm/Firm band -> DISAGREE, middle ground (compromise)", "Table B5 band stance (Firm: \"compromise only if necessary\"); Table B8"),
-}
-MIND_PROPOSER = {
-    ("UPDATE", "signal"): ("proposer row 1: w_p <= 6 and a dissenter sounds >= 7 -> UPDATE to its value", "Table B9 \"signal reading\""),
-    ("UPDATE", "majority"): ("proposer row 2: must change, a revised value voiced twice -> UPDATE", "Table B9 \"majority pressure\""),
-    ("COMPROMISE", "*"): ("proposer row 3: must change -> COMPROMISE (group middle)", "Table B9 \"COMPROMISE\""),
-    ("KEEP", "*"): ("proposer row 4: otherwise -> KEEP", "Table B9 \"KEEP only if alpha 9-10 or dissent low\""),
-}
-BASE_VOTER = {
-    ("accept", "*"): ("Base row 1: proposal = own value (or own last offer) -> AGREE", "Table B3 \"agree if ... reasonable\""),
-    ("yield", "*"): ("Base row 2: w <= agree_max_w -> AGREE", "Table B3 \"you may agree if the proposal is a reasonable compromise\""),
-    ("push", "*"): ("Base row 3: otherwise -> DISAGREE, own value", "Tables B2/B3 \"keep the value as close as possible to your private value\""),
-}
-BASE_PROPOSER = {
-    ("KEEP", "*"): ("Base row 4: more voters agree than back any revised value -> KEEP", "Table B4 \"still the best for a majority, you may KEEP it\""),
-    ("UPDATE", "*"): ("Base row 5: UPDATE to the most voiced revised value", "Table B4 \"select ONE value that balances the group's needs\""),
-}
+# the rule tables are data in the policy modules (simcore.rules); a step names the row that fired
+_PREFIX = {"mind-voter": "voter row {}", "mind-voter-no-appraisal": "voter, no appraisal: row {}",
+           "mind-proposer": "proposer row {}", "base": "Base row {}"}
+
+
+def _tables(*names: str) -> tuple:
+    from simcore.rules import rules
+
+    rows = rules("mind")
+    return tuple(r for n in names for r in rows if r.table == n)
+
 
 KIND = "the variant"
 
@@ -55,14 +41,19 @@ def kind(run_id: str) -> str:
     return run_id.rsplit("/", 1)[-1]
 
 
-def _lookup(table: dict, key: str, reason) -> tuple[str, str]:
-    hit = table.get((key, reason)) or table.get((key, "*"))
+def _lookup(rows: tuple, key: str, reason) -> tuple[str, str]:
+    from simcore.rules import lookup
+
+    hit = lookup(rows, key, reason)
     if hit is None and reason is None:
         return (key, "this transcript records no reason for the decision (written before simcore recorded it), "
                      "so the rule row cannot be named")
     if hit is None:
-        return (f"{key} ({reason})", "rule not in the report's table: see the policy's rule table")
-    return hit
+        return (f"{key} ({reason})", "rule not in the policy's rule table (simcore.rules)")
+    label = _PREFIX.get(hit.table, hit.table + " row {}").format(hit.row)
+    # the paper's tables are cited as "Table B7" in the report (the rule data writes "B7")
+    source = re.sub(r"^([BDE]\d+)\b", r"Table \1", hit.source)
+    return f"{label}: {hit.condition} -> {hit.action}", source
 
 
 # ------------------------------------------------------------------ figures
@@ -216,7 +207,7 @@ def step_rows(events) -> list[Step]:
     from scenarios.travel import ITEMS
 
     base = kind(events[0].run) == "base"
-    voter, proposer = (BASE_VOTER, BASE_PROPOSER) if base else (MIND_VOTER, MIND_PROPOSER)
+    voter, proposer = (_tables("base"),) * 2 if base else (_tables("mind-voter"), _tables("mind-proposer"))
     picks = _items(events)
     steps = []
     for e in events:
@@ -236,8 +227,8 @@ def step_rows(events) -> list[Step]:
         elif e.phase == "2-vote":
             need(e, "intent.vote", "hidden.strategy")
             table = voter
-            if not base and "used_w" in h and h["used_w"] is None and h["strategy"] in ("push", "compromise"):
-                table = NO_APPRAISAL_VOTER  # the decision used no appraisal: the band-stance rows
+            if not base and "used_w" in h and h["used_w"] is None and h["strategy"] in ("push", "compromise", "yield"):
+                table = _tables("mind-voter-no-appraisal", "mind-voter")  # no appraisal: the band-stance rows first
             rule, src = _lookup(table, h["strategy"], h.get("reason"))
             pick = picks.get(e.item)
             true_w = None

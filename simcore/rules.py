@@ -1,0 +1,111 @@
+"""Rule tables as data: each policy module exports ``RULES``, a tuple of :class:`Rule` rows.
+
+One source for every place a rule is shown: the README's and the docs' rule tables (written
+from the data by :func:`markdown`; ``tests/test_rules_docs.py`` fails when a table and the data
+disagree, ``python -m simcore.rules`` rewrites them), ``simcore run SYSTEM --list-params``
+(:func:`describe`), and the report's step-throughs (:func:`lookup` finds the row a recorded
+decision came from).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Sequence
+
+import attrs
+
+#: policy modules that export RULES, by system
+MODULES = {"mind": ("policies.mind", "policies.mad")}
+
+
+@attrs.frozen
+class Rule:
+    """One row of a policy's rule table."""
+
+    table: str        # e.g. "mind-voter"
+    row: str          # its number in the table ("1", "1'", ...)
+    condition: str    # when it fires (the first row that holds decides)
+    action: str       # what the policy then does
+    source: str       # the passage, or "choice: why"
+    parameter: str = ""  # the parameter holding the row's choice, if any
+    #: (decision, reason) pairs a transcript records for this row; "*" matches any reason
+    keys: tuple = attrs.field(default=(), converter=tuple)
+    label: str = ""   # a short name for step-throughs (default: "<table> row <row>")
+
+
+def rules(system: str) -> tuple[Rule, ...]:
+    out: list[Rule] = []
+    for mod in MODULES.get(system, ()):
+        out.extend(getattr(importlib.import_module(mod), "RULES", ()))
+    return tuple(out)
+
+
+def table(rules_: Sequence[Rule], name: str) -> tuple[Rule, ...]:
+    return tuple(r for r in rules_ if r.table == name)
+
+
+def markdown(rules_: Sequence[Rule]) -> str:
+    """A Markdown table of rows (#, condition, action, source)."""
+    lines = ["| # | condition (first that holds) | action | source |", "|---|---|---|---|"]
+    for r in rules_:
+        param = f" (`{r.parameter}`)" if r.parameter else ""
+        lines.append(f"| {r.row} | {r.condition}{param} | {r.action} | {r.source} |")
+    return "\n".join(lines)
+
+
+def lookup(rules_: Sequence[Rule], decision: str, reason) -> Rule | None:
+    """The row a recorded (decision, reason) came from: an exact key first, then a "*" key."""
+    for want in ((decision, reason), (decision, "*")):
+        for r in rules_:
+            if want in r.keys:
+                return r
+    return None
+
+
+def describe(system: str) -> str:
+    """The rule tables of ``system`` as text (``--list-params`` prints them after the parameters)."""
+    out = []
+    seen: list[str] = []
+    for r in rules(system):
+        if r.table not in seen:
+            seen.append(r.table)
+            out.append(f"rules {r.table}:")
+        param = f" [{r.parameter}]" if r.parameter else ""
+        out.append(f"  {r.row}. if {r.condition}{param} -> {r.action}")
+        out.append(f"      {r.source}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+# ------------------------------------------------------------------ docs generated from the data
+#: file -> the tables written into it between <!-- rules:NAME --> and <!-- /rules --> markers
+DOC_TABLES = {"README.md": ("mind-voter", "mind-proposer", "base")}
+
+
+def _marked(name: str) -> tuple[str, str]:
+    return f"<!-- rules:{name} -->", "<!-- /rules -->"
+
+
+def render_into(text: str, name: str, system: str = "mind") -> str:
+    start, end = _marked(name)
+    a = text.index(start) + len(start)
+    b = text.index(end, a)
+    return text[:a] + "\n" + markdown(table(rules(system), name)) + "\n" + text[b:]
+
+
+def main() -> None:  # python -m simcore.rules: rewrite the generated tables in a checkout
+    import os
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    for fname, names in DOC_TABLES.items():
+        path = os.path.join(root, fname)
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        for name in names:
+            text = render_into(text, name)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
