@@ -541,7 +541,24 @@ class ReadTask(Task):
             if p.type != topic:
                 checks.one_of(self.id, "proposal type", p.type, tuple(criteria) + (topic,), text)
                 checks.one_of(self.id, f"value of {p.type}", p.value, tuple(criteria[p.type]), text)
+        self._check_against_sentence(utt, context, text)
         return utt
+
+    def _check_against_sentence(self, utt, context, text: str) -> None:
+        """A reading may only name what the sentence names: each value or option of the
+        move must be written in the sentence (case aside), except an accept or reject of
+        the reader's own last proposal (a bare "yes" / "no" names nothing).  An answer that
+        fits the schema but not the sentence (issue 19: "propose Chinese" for a sentence
+        naming Italian) is refused here, retried, then a counted fallback."""
+        sentence = str(context.get("text", "")).casefold()
+        kind = getattr(utt, "kind", "")
+        if kind in ("accept", "reject"):
+            lp = context.get("last_proposal")
+            if isinstance(lp, Mapping) and (lp.get("type"), lp.get("value")) == (utt.proposal.type, utt.proposal.value):
+                return
+        for what, value in _named(utt):
+            if str(value).casefold() not in sentence:
+                raise checks.fail(self.id, f"the reading names {what} {value!r}, which the sentence does not", text)
 
     def mock_answer(self, context, rng, options) -> str:
         lp = context.get("last_proposal")
@@ -570,6 +587,18 @@ class ReadTask(Task):
 
         u = self._EXPECTED.get(context["text"])
         return None if u is None else utterance_from_dict(u)
+
+
+def _named(utt) -> list[tuple[str, str]]:
+    """The values and options a reading names (what must be in its sentence)."""
+    kind = getattr(utt, "kind", "")
+    if kind in ("state", "ask"):
+        return [("the value", v) for v in (utt.less, utt.more) if v is not None]
+    if kind in ("propose", "accept", "reject"):
+        return [("the value", utt.proposal.value)]
+    if kind == "booking":
+        return [("the option", utt.option)]
+    return []
 
 
 FREE_TEXT_EXAMPLES = [

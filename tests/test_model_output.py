@@ -85,13 +85,33 @@ def test_dominance_reading_with_values_not_of_the_scenario_twice_is_a_counted_fa
     assert stats.fallbacks == 1 and stats.by_task[READ]["fallbacks"] == 1
 
 
+# the first sentence is "I love Japanese the most.": each reading below names only what the
+# sentence names (so the read task's sentence check passes it) and is no legal move of its speaker
 ILLEGAL_FOR_THE_SPEAKER = [
-    '{"kind":"accept","type":"restaurant","value":"Le Petit Zinc"}',  # then a booking: exit 2 before
-    '{"kind":"reject","type":"restaurant","value":"Le Petit Zinc"}',
-    '{"kind":"accept","type":"cost","value":"cheap"}',
-    '{"kind":"booking","option":"Le Petit Zinc"}',                    # "cannot reply to Booking"
-    '{"kind":"quit","reason":"bye"}',                                 # "cannot reply to Quit"
+    '{"kind":"accept","type":"cuisine","value":"Japanese"}',  # nothing was proposed to accept
+    '{"kind":"reject","type":"cuisine","value":"Japanese"}',
+    '{"kind":"quit","reason":"bye"}',                         # "cannot reply to Quit"
 ]
+
+# schema-valid readings naming what the sentence does not (issue 19 item 1: "propose Chinese"
+# for a sentence naming Italian reached the listener, whose reply was then illegal: exit 1)
+NOT_IN_THE_SENTENCE = [
+    '{"kind":"accept","type":"restaurant","value":"Le Petit Zinc"}',
+    '{"kind":"propose","type":"cuisine","value":"Chinese"}',
+    '{"kind":"state","criterion":"cuisine","less":"Italian","more":"Chinese"}',
+    '{"kind":"booking","option":"Le Petit Zinc"}',
+]
+
+
+@pytest.mark.parametrize("answer", NOT_IN_THE_SENTENCE)
+def test_dominance_reading_naming_what_the_sentence_does_not_is_retried_then_a_fallback(answer):
+    once = Tamper(MockBackend(exact=True), only(READ, answer, calls={0}))
+    result, _agents, stats = _dialogue(once)
+    assert stats.retries == 1 and stats.fallbacks == 0 and result.turns > 1  # the retry read the sentence
+    always = Tamper(MockBackend(exact=True), only(READ, answer))
+    result, _agents, stats = _dialogue(always)
+    assert result.outcome == "unreadable" and result.turns == 1
+    assert stats.fallbacks == 1 and stats.by_task[READ]["fallbacks"] == 1
 
 
 @pytest.mark.parametrize("answer", ILLEGAL_FOR_THE_SPEAKER)

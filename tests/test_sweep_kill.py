@@ -30,8 +30,16 @@ def env(sleep: float = 0.0) -> dict:
     return e
 
 
+def default_sigint() -> None:
+    """Run in the child before it execs: SIGINT back to its default, so Python installs its
+    KeyboardInterrupt handler even when this suite was started with SIGINT ignored (a
+    background job, ``nohup``), which the child would otherwise inherit (issue 19 item 9)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def cli(out, *extra, sleep=0.0, **kw):
-    return [sys.executable, SCRIPT, *ARGS, "--out", str(out), *extra], dict(env=env(sleep), **kw)
+    return [sys.executable, SCRIPT, *ARGS, "--out", str(out), *extra], dict(env=env(sleep),
+                                                                          preexec_fn=default_sigint, **kw)
 
 
 def run(out, *extra) -> subprocess.CompletedProcess:
@@ -190,6 +198,18 @@ def test_kill_only_the_main_process_of_a_process_pool_sweep(tmp_path, reference)
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=30)
         log.close()
+
+
+def test_the_child_handles_sigint_even_when_the_suite_ignores_it():
+    """Started with SIGINT ignored, the suite still gives its sweeps a working Ctrl-C."""
+    probe = [sys.executable, "-c", "import signal; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"]
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        _argv, kw = cli("unused")
+        out = subprocess.run(probe, capture_output=True, text=True, timeout=60, preexec_fn=kw["preexec_fn"])
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert out.stdout.strip() == "True", out
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")

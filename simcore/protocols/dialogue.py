@@ -322,8 +322,11 @@ class DialogueResult:
     booked_by: str | None
     events: tuple = attrs.field(converter=tuple)
     utterances: tuple = attrs.field(converter=tuple)  # (speaker, Utterance, Decision)
-    #: readings the protocol refused as no legal move of their speaker (model errors; see
-    #: :func:`reading_fault`); each ended the dialogue as "unreadable"
+    #: model errors the protocol caught (each ended the dialogue as "unreadable"): a reading
+    #: that is no legal move of its speaker (:func:`reading_fault`), or a move that was
+    #: illegal only because its participant acted on an earlier misreading (a reading that
+    #: passed every check yet was not what was said); a policy's illegal move with every
+    #: reading right is still :class:`IllegalMove`, an internal error
     misreadings: int = 0
 
     @property
@@ -348,9 +351,19 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
     heard: Utterance | None = None
     outcome, booked, booked_by = "turn-limit", None, None
     misread = 0
+    believes_misreading = False  # a reading that is not what was said has reached a participant
     for turn in range(1, max_turns + 1):
         dec = speaker.decide(heard)
-        check_decision(domain, record, speaker, dec)
+        try:
+            check_decision(domain, record, speaker, dec)
+        except IllegalMove:
+            if not believes_misreading:
+                raise  # every reading so far was what was said: the policy's own fault (internal error)
+            # the move rests on a model's misreading (a heard proposal never made, say):
+            # a model error, counted, and the dialogue ends as after a refused reading
+            misread += 1
+            outcome = "unreadable"
+            break
         text = speaker.speak(dec.utterance)
         speaker.commit(dec.utterance)
         reading = listener.hear(text)
@@ -358,6 +371,8 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
         if fault:
             misread += 1
             reading = Unreadable(fault)
+        elif not isinstance(reading, Unreadable) and reading != dec.utterance:
+            believes_misreading = True
         record.add(speaker.name, dec.utterance)
         said.append((speaker.name, dec.utterance, dec))
         if record_events:
