@@ -55,8 +55,11 @@ def cli():
 @click.option("--progress/--no-progress", default=None)
 @click.option("--overwrite", is_flag=True, default=False,
               help="Replace results already in OUT/SYSTEM (refused otherwise).")
+@click.option("--resume", is_flag=True, default=False,
+              help="Default study: continue an interrupted one, skipping the systems it finished "
+                   "(with the same --seed) and running the rest again.")
 @click.pass_context
-def run(ctx, seed, workers, out, progress, overwrite):
+def run(ctx, seed, workers, out, progress, overwrite, resume):
     """Run a study. With no SYSTEM, run the default study of every system.
 
     Options given before SYSTEM apply to it as if given after it (``--out`` keeps its
@@ -70,16 +73,22 @@ def run(ctx, seed, workers, out, progress, overwrite):
                  if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
         if ctx.get_parameter_source("out") is not click.core.ParameterSource.DEFAULT:
             given["out"] = os.path.join(out, ctx.invoked_subcommand)
+        if resume:
+            given["resume"] = True
         ctx.default_map = {ctx.invoked_subcommand: given}
         return
-    from simcore.files import prepare_out_dir
+    from simcore import default_study
 
-    for name in available():  # every output directory is checked before the first study starts
-        prepare_out_dir(os.path.join(out, name), overwrite=overwrite)
-    for name in available():
+    names = list(available())
+    todo = default_study.plan(out, names, seed=seed, overwrite=overwrite, resume=resume)  # checks before any work
+    for i, name in enumerate(names, 1):
+        if name not in todo:
+            click.echo(f"== {name} ({i} of {len(names)}): done earlier with seed {seed}, kept ==")
+            continue
         module = importlib.import_module(STUDIES[name])
-        click.echo(f"== {name} ==")
+        click.echo(f"== {name} ({i} of {len(names)}) ==")
         module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress)
+        default_study.mark_done(os.path.join(out, name), seed)
 
 
 @cli.command()

@@ -22,7 +22,7 @@ import os
 from simcore.errors import InputError
 
 #: files that mark a directory as holding results of a plain run
-RUN_FILES = ("metrics.json", "transcripts.jsonl")
+RUN_FILES = ("metrics.json", "transcripts.jsonl", "default-study.json")
 #: files that mark a directory as holding results of a sweep
 SWEEP_FILES = ("sweep.jsonl", "sweep.json", "sweep_summary.csv", "sweep_runs.csv", "sweep_failures.csv")
 
@@ -174,7 +174,8 @@ def prepare_out_dir(out: str, *, kind: str = "run", overwrite: bool = False, res
         raise InputError(option, out, "already holds sweep results (sweep.jsonl); pass --resume to continue "
                          "that sweep, --overwrite to replace it, or choose another --out")
     what = "an earlier run" if run_files else "a sweep"
-    raise InputError(option, out, f"already holds results of {what} ({', '.join(present)}); "
+    resumable = "; pass --resume to continue an interrupted default study" if kind == "default" else ""
+    raise InputError(option, out, f"already holds results of {what} ({', '.join(present)}){resumable}; "
                      "pass --overwrite to replace them, or choose another --out")
 
 

@@ -1,0 +1,61 @@
+"""``simcore run`` with no SYSTEM: the default study of every system, resumable.
+
+Each system writes to OUT/SYSTEM; when its study has finished, ``default-study.json``
+(the root seed) is written beside its results.  ``simcore run --resume`` keeps every
+system whose directory holds that mark for the same seed, and runs the others again from
+the start (a system is the unit: its partial files are replaced).  Every directory is
+checked before the first study starts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Sequence
+
+from simcore.errors import InputError
+from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir
+
+MARK = "default-study.json"
+
+
+def finished_seed(out_dir: str) -> int | None:
+    """The seed of the default study finished in ``out_dir``, or None."""
+    if not os.path.exists(os.path.join(out_dir, "metrics.json")):
+        return None
+    try:
+        with open(os.path.join(out_dir, MARK), encoding="utf-8") as fh:
+            seed = json.load(fh).get("seed")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
+
+
+def plan(out: str, names: Sequence[str], *, seed: int, overwrite: bool, resume: bool) -> list[str]:
+    """The systems to run, after checking every output directory (one InputError, before any work)."""
+    todo = []
+    for name in names:
+        d = os.path.join(out, name)
+        if resume and not overwrite:
+            done = finished_seed(d)
+            if done == seed:
+                continue
+            present = [n for n in RUN_FILES + SWEEP_FILES if os.path.exists(os.path.join(d, n))]
+            if done is not None:
+                raise InputError("--out", d, f"holds the default study with seed {done}, not {seed}; pass "
+                                             "--overwrite to replace it, or choose another --out")
+            if present and MARK not in present and "metrics.json" in present:
+                raise InputError("--out", d, f"holds results that are not of an interrupted default study "
+                                             f"({', '.join(present)}); pass --overwrite to replace them, or "
+                                             "choose another --out")
+            prepare_out_dir(d, overwrite=True)  # an interrupted system's leftovers
+        else:
+            prepare_out_dir(d, kind="default", overwrite=overwrite)
+        todo.append(name)
+    return todo
+
+
+def mark_done(out_dir: str, seed: int) -> None:
+    with open(os.path.join(out_dir, MARK), "w", encoding="utf-8") as fh:
+        json.dump({"seed": seed}, fh)
+        fh.write("\n")

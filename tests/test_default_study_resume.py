@@ -1,0 +1,85 @@
+"""``simcore run`` (the default study of every system) can be continued after Ctrl-C
+(issue 19 item 10): before, the rerun was refused ("already holds results") and there was
+no --resume, so the only way on was --overwrite and starting again."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+
+import pytest
+
+from simcore.cli import main
+
+NAMES = ("mind", "scorable", "astra", "dominance")
+
+
+def _fake_studies(monkeypatch, calls, interrupt_at=None):
+    """Each system's run_default writes a metrics.json (a stand-in for its study, which
+    takes minutes); the one named ``interrupt_at`` is stopped by Ctrl-C halfway."""
+    from simcore import studies
+
+    for name in NAMES:
+        module = importlib.import_module(studies.STUDIES[name])
+
+        def run_default(seed=0, workers=1, out=None, progress=None, _name=name):
+            calls.append(_name)
+            os.makedirs(out, exist_ok=True)
+            if _name == interrupt_at:
+                open(os.path.join(out, "transcripts.jsonl.tmp-1"), "w").close()
+                raise KeyboardInterrupt
+            with open(os.path.join(out, "metrics.json"), "w") as fh:
+                json.dump({"seed": seed}, fh)
+
+        monkeypatch.setattr(module, "run_default", run_default)
+    monkeypatch.setattr("simcore.cli.available", lambda: NAMES)
+
+
+def simcore(capsys, *args) -> tuple[int, str]:
+    """(exit status, stdout + stderr) of the simcore command."""
+    with pytest.raises(SystemExit) as stop:
+        main(list(args))
+        raise SystemExit(0)
+    out = capsys.readouterr()
+    return stop.value.code or 0, out.out + out.err
+
+
+def test_an_interrupted_default_study_resumes_where_it_stopped(tmp_path, monkeypatch, capsys):
+    out = str(tmp_path / "runs")
+    calls: list = []
+    _fake_studies(monkeypatch, calls, interrupt_at="astra")
+    code, _ = simcore(capsys, "run", "--out", out, "--seed", "4")
+    assert code == 130 and calls == ["mind", "scorable", "astra"]  # Ctrl-C during astra
+
+    code, text = simcore(capsys, "run", "--out", out, "--seed", "4")
+    assert code == 2 and "--resume" in text
+
+    calls.clear()
+    _fake_studies(monkeypatch, calls)
+    code, text = simcore(capsys, "run", "--out", out, "--seed", "4", "--resume")
+    assert code == 0, text
+    assert calls == ["astra", "dominance"]  # the two finished systems are kept
+    assert "done earlier with seed 4, kept" in text
+    for name in NAMES:
+        assert json.load(open(os.path.join(out, name, "default-study.json"))) == {"seed": 4}
+
+    calls.clear()
+    code, _ = simcore(capsys, "run", "--out", out, "--seed", "4", "--resume")
+    assert code == 0 and calls == []
+
+
+def test_resume_refuses_another_seed_or_a_plain_runs_results(tmp_path, monkeypatch, capsys):
+    out = str(tmp_path / "runs")
+    calls: list = []
+    _fake_studies(monkeypatch, calls)
+    assert simcore(capsys, "run", "--out", out, "--seed", "1")[0] == 0
+    calls.clear()
+    code, text = simcore(capsys, "run", "--out", out, "--seed", "2", "--resume")
+    assert code == 2 and "seed 1, not 2" in text and calls == []
+
+    plain = tmp_path / "plain"
+    (plain / "mind").mkdir(parents=True)
+    (plain / "mind" / "metrics.json").write_text("{}")
+    code, text = simcore(capsys, "run", "--out", str(plain), "--resume")
+    assert code == 2 and "not of an interrupted default study" in text and calls == []
