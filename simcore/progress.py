@@ -8,13 +8,26 @@ The bar counts jobs; once one is done it shows an estimate of the time left (ETA
 from the mean time per finished job).  :meth:`Progress.note` redraws it between jobs
 with a short status -- the run calls it after every model call (task, latency, parse
 result, calls so far), so a run against a slow model visibly moves.
+
+When standard error is not a terminal (a CI log, ``| tee``) and progress was not switched
+off, a plain line (no carriage return, no escape code) is written every ``interval``
+seconds (``SIMCORE_PROGRESS_INTERVAL``, default 30) and once at the end, so a long run
+shows it is alive.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
+
+
+def _interval() -> float:
+    try:
+        return max(0.0, float(os.environ.get("SIMCORE_PROGRESS_INTERVAL", "30")))
+    except ValueError:
+        return 30.0
 
 
 def _clock(seconds: float) -> str:
@@ -28,13 +41,18 @@ def _clock(seconds: float) -> str:
 
 class Progress:
     def __init__(self, total: int, label: str = "", *, enabled: bool | None = None,
-                 delay: float = 1.0, stream=None):
+                 delay: float = 1.0, stream=None, interval: float | None = None):
         self.total = max(int(total), 1)
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
+        #: plain periodic lines instead of a bar: stderr is no terminal and progress was not refused
+        self.plain = False
         if enabled is None:
             enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+            self.plain = not enabled
         self.enabled = enabled
+        self.interval = _interval() if interval is None else interval
+        self._plain_last: float | None = None
         self.delay = delay
         self.done = 0
         self.status = ""
@@ -70,6 +88,8 @@ class Progress:
         return f"{self.label} [{bar:<30}] {self.done}/{self.total} {_clock(now - self._start)}{tail}{status}"
 
     def _draw(self, final: bool) -> None:
+        if self.plain:
+            self._plain(final)
         if not self.enabled:
             return
         now = time.monotonic()
@@ -81,6 +101,20 @@ class Progress:
         self._shown = True
         self.stream.write("\r\x1b[K" + self.line(now))
         self.stream.flush()
+
+    def _plain(self, final: bool) -> None:
+        now = time.monotonic()
+        since = now - (self._start if self._plain_last is None else self._plain_last)
+        if since < self.interval and not (final and self._plain_last is not None):
+            return
+        if final and self._plain_last == now:
+            return
+        self._plain_last = now
+        try:
+            self.stream.write(self.line(now) + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):  # a closed or broken stderr never stops a run
+            self.plain = False
 
     def close(self) -> None:
         if self._shown:
