@@ -87,7 +87,9 @@ T = {
         "propose_opt": ["Maybe we could go to {v}{d}?", "Would you like to go to {v}{d}?"],
         "accept": ["Yes, {v} is perfect for me.", "Of course, {v} is fine with me."],
         "reject": ["I'm sorry, I'd rather not have {v}.", "I'm afraid {v} doesn't really suit me."],
-        "booking": ["Wonderful, shall I book a table for us at {v}?", "Lovely; may I book a table at {v}?"],
+        # a booking ends the dialogue, so it is said as done, never asked (issue 19 item 8: "shall I
+        # book ...?" invited a "no" that nobody reads)
+        "booking": ["Wonderful, I'll book a table for us at {v}, then.", "Lovely; I'm booking a table at {v}."],
         "quit": ["I'm sorry, I can't see anything that would suit us both.",
                  "I'm sorry, I give up; nothing seems to suit us both."],
         "quit_stall": ["I'm sorry, I think we are going round in circles. Let's stop here.",
@@ -196,6 +198,10 @@ PATTERNS = [  # (form, regex, names of groups in order)
     ("propose", _p(r"would you like to go to ", X, END), ("v",)),
     ("propose", _p(r"would ", X, r" be (?:ok|okay|fine|alright|all right)"), ("v",)),
     ("propose", _p(r"^i (?:want|propose|suggest) ", X, END), ("v",)),
+    # forms people type (issue 19 item 14); none of them is a phrasing the say task writes
+    ("ask_c", _p(r"(?:what|which) (?:kind|type|sort) of ", X, r" (?:do|would) you (?:like|want|prefer)"), ("c",)),
+    ("ask_pair", _p(r"^", X, r" or ", X, r"\s*\?"), ("more", "less")),
+    ("fav", _p(r"^i (?:prefer|would prefer|'d prefer|like) ", X, END), ("more",)),
 ]
 YES = re.compile(r"^(?:ok|okay|yes|yeah|yep|sure|fine|agreed|deal|sounds good|great|perfect|"
                  r"let'?s do (?:that|it)|i agree|alright|all right)\W*$", re.I)

@@ -5,7 +5,13 @@ line is read by the language layer into an utterance; a line it cannot read is
 explained and does not use a turn; an illegal move (accepting something never
 proposed, booking a restaurant nobody proposed) is refused the same way.  After each
 reply the agent's figure and branch are shown.  Commands: ``help``, ``list``
-(restaurants), ``prefs`` (reveal the agent's preferences), ``quit``.
+(restaurants), ``prefs`` (reveal the agent's preferences), ``quit``.  A greeting ("hi",
+"hello", "thanks") is answered without using a turn.
+
+On a terminal each line is asked for with a ``you> `` prompt (and not echoed again); piped,
+each line read is echoed as ``you: ...`` so the transcript reads as a dialogue.  At the end
+the agent's hidden preferences are shown, with how good the booked restaurant is for it
+(0 = its worst option, 1 = its best).
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from simcore import seeding
 from simcore.errors import IllegalMove
 from simcore.protocols.dialogue import (CLOSING, Booking, PublicRecord, Propose, Unreadable, check_decision,
                                        check_legal)
+
+GREETINGS = ("hi", "hello", "hey", "good morning", "good evening", "thanks", "thank you")
 
 EXAMPLES = ["I'd rather have Italian than Chinese", "Italian is my favourite", "what cuisine do you like?",
             "how about cheap?", "let's go to <restaurant>", "ok / no (about the last proposal)",
@@ -47,7 +55,8 @@ class _Person:
 @click.option("--agent-opens/--user-opens", default=False, show_default=True,
               help="Who speaks first.")
 def command(relation, domain, seed, max_turns, agent_opens):
-    """Negotiate where to eat with a dominant, peer or submissive agent (reads standard input)."""
+    """Negotiate where to eat with a dominant, peer or submissive agent (reads standard input;
+    on a terminal it prompts with 'you> ')."""
     from mockllm.client import ModelClient
     from mockllm.mock import MockBackend
     from scenarios.restaurants import load_domain
@@ -81,14 +90,33 @@ def command(relation, domain, seed, max_turns, agent_opens):
         echo(f"  [{dec.figure} / {dec.rule}] {dec.why}".rstrip())
         return dec.utterance
 
+    interactive = sys.stdin.isatty()
+
+    def lines():
+        while True:
+            if interactive:
+                try:
+                    raw = input("you> ")
+                except EOFError:
+                    return
+            else:
+                raw = sys.stdin.readline()
+                if not raw:
+                    return
+            yield raw
+
     last = agent_says(None) if agent_opens else None
-    for raw in sys.stdin:
+    for raw in lines():
         if last is not None and last.kind in CLOSING:
             break
         line = raw.strip()
         if not line:
             continue
         low = line.lower()
+        if low.rstrip("!.,") in GREETINGS:
+            echo(f"agent: {'Hello' if not low.startswith('thank') else 'You are welcome'}! Let's choose a "
+                 f"{dom.topic}. ('help' lists what I understand.)")
+            continue
         if low in ("quit", "exit"):
             echo("(you left the negotiation)")
             return
@@ -103,7 +131,8 @@ def command(relation, domain, seed, max_turns, agent_opens):
             for c in dom.criteria:
                 echo(f"  agent's {c.name}, best first: {', '.join(agent._ranking[c.name])}")
             continue
-        echo(f"you: {line}")
+        if not interactive:
+            echo(f"you: {line}")
         reading = voice.read(person, line, own=True)
         if isinstance(reading, Unreadable):
             echo(f"  (I could not read that: {reading.why})")
@@ -134,3 +163,15 @@ def command(relation, domain, seed, max_turns, agent_opens):
         echo("(the negotiation ended without agreement)")
     else:
         echo("(end of input)")
+    _reveal(echo, agent, dom, last.option if isinstance(last, Booking) else None)
+
+
+def _reveal(echo, agent, dom, booked) -> None:
+    """The agent's hidden preferences and, after a booking, the booked option's score for it."""
+    echo("the agent's hidden preferences (best first):")
+    for c in dom.criteria:
+        echo(f"  {c.name}: {', '.join(agent._ranking[c.name])}")
+    if booked is not None and booked in agent.judge.utility:
+        rank = agent.judge.order.index(booked) + 1
+        echo(f"  {booked} scores {agent.judge.normalised(booked):.2f} for the agent (0 = its worst option, "
+             f"1 = its best; {rank} of {len(agent.judge.order)})")

@@ -236,3 +236,32 @@ def test_decisions_do_not_depend_on_the_phrasing():
     for k in ra:
         ra[k].pop("fallbacks"), rb[k].pop("fallbacks")
     assert ra == rb
+
+
+def test_a_submissive_booking_is_said_as_done_never_asked():
+    """Issue 19 item 8: "shall I book a table for us at Bosphorus?" ended the dialogue
+    without reading the user's "no"; a booking closes the dialogue, so it is never a question."""
+    from mockllm.dominance import T, read_text, SMALL_VOCAB
+
+    for relation, forms in T.items():
+        for form in forms["booking"]:
+            said = form.format(v="Sakura")
+            assert "?" not in said, (relation, said)
+            assert read_text(said, SMALL_VOCAB) == {"kind": "booking", "option": "Sakura"}
+
+
+def test_chat_greets_reveals_the_agent_and_scores_the_booking():
+    """Issue 19 item 14: greetings, forms people type, and the agent's hidden preferences and the
+    booked option's score at the end; piped input is echoed once as 'you: ...'."""
+    from simcore.cli import cli
+
+    seq = seeding.derive(4, "dominance", "chat", "dominant")
+    agent = DominanceAgent("agent", "dominant", SMALL, random_preferences(SMALL, seeding.child(seq, "prefs")))
+    best = agent.judge.order[0]
+    r = CliRunner().invoke(cli, ["chat", "dominance", "--relation", "dominant", "--seed", "4"],
+                           input=f"hello\nwhat kind of cuisine do you want?\nItalian or Chinese?\nlet's go to {best}\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.count("you: hello") == 0 and "agent: Hello!" in r.output  # a greeting uses no turn
+    assert r.output.count("you: Italian or Chinese?") == 1 and "I could not read" not in r.output
+    assert "the agent's hidden preferences" in r.output
+    assert f"{best} scores 1.00 for the agent" in r.output
