@@ -101,3 +101,22 @@ def read_data(path: str) -> Any:
     except RecursionError:
         raise InputError(path, "", "nested too deeply to be a data file") from None
     return data
+
+
+def scenario_kind(path: str) -> str:
+    """Which system's scenario a data file holds, from its keys: a scorable game
+    (``parties``), a restaurant domain (``criteria``) or an ASTRA bilateral domain
+    (``format: simcore-bilateral-*`` or ``issues`` without ``parties``); one InputError
+    otherwise."""
+    from simcore.errors import InputError
+
+    data = read_data(path)
+    if isinstance(data, dict):
+        if "parties" in data:
+            return "scorable"
+        if "criteria" in data:
+            return "restaurants"
+        if str(data.get("format", "")).startswith("simcore-bilateral") or "issues" in data:
+            return "bilateral"
+    raise InputError(path, "", "not a scenario file: expected a scorable game (\"parties\"), a restaurant "
+                               "domain (\"criteria\") or an ASTRA domain (\"format\": \"simcore-bilateral-1\")")

@@ -299,6 +299,9 @@ def from_dict(data: Any, source: str = "<game>") -> Game:
     _need(roles.count("p1") == 1, source, "parties", f"exactly one party must have role 'p1' (found {roles.count('p1')})")
     _need(roles.count("p2") <= 1, source, "parties", "at most one party may have role 'p2'")
     _need(any(p.veto for p in parties), source, "parties", "no veto holder (set \"veto\": true on at least one party)")
+    _need(all(p.veto for p in parties if p.role == "p2"), source, "parties",
+          "the party with role 'p2' has no veto; in the seed game p1 and p2 are the two veto holders (section "
+          "4.1), so set \"veto\": true on it, or give it role 'other'")
 
     turns = data.get("turns", 4 * len(parties))
     _need(isinstance(turns, int) and not isinstance(turns, bool) and 1 <= turns <= 1000, source, "turns",
@@ -331,6 +334,28 @@ def load_game(ref: str) -> Game:
     if os.path.exists(ref) or ref.endswith((".json", ".toml")):
         return load_file(ref)
     raise InputError("--game", ref, f"neither a shipped game ({', '.join(SHIPPED)}) nor an existing file")
+
+
+def unreachable(game: Game, strict: bool = False) -> list[str]:
+    """The parties whose threshold no deal reaches (their best options sum to less, or with
+    ``strict`` to at most it)."""
+    out = []
+    for p in game.parties:
+        best = sum(max(row) for row in p.scores)
+        if best < p.threshold or (strict and best <= p.threshold):
+            out.append(f"{p.short} (best deal scores {best:g}, threshold {p.threshold:g})")
+    return out
+
+
+def check_playable(game: Game, option: str = "--game", ref: str = "", strict: bool = False) -> list[str]:
+    """One InputError when no deal of ``game`` passes (every method would score 0/0/0);
+    otherwise the warnings to show (parties no deal can satisfy)."""
+    c = game.counts(strict=strict)
+    if c["passing"] == 0:
+        raise InputError(option, ref or game.source, f"no deal passes ({c['deals']} deals; >= N-1 parties above "
+                         "their thresholds incl. every veto holder): every method would score 0/0/0"
+                         + (f"; no deal reaches the threshold of {', '.join(unreachable(game, strict))}" if unreachable(game, strict) else ""))
+    return [f"{ref or game.source}: no deal reaches the threshold of {u}" for u in unreachable(game, strict)]
 
 
 def describe(scenario_id: str) -> str:

@@ -126,11 +126,17 @@ def scenarios():
 
 
 @scenarios.command("list")
-def scenarios_list():
+@click.option("--json", "as_json", is_flag=True, help="One JSON array of {id, system, description}.")
+def scenarios_list(as_json):
     """Every registered scenario id with a one-line description."""
     from simcore.registry import specs
 
     rows = [(s.id, s.meta.get("system", ""), s.description) for s in specs("scenario")]
+    if as_json:
+        import json
+
+        click.echo(json.dumps([{"id": i, "system": sy, "description": d} for i, sy, d in rows], indent=1))
+        return
     width = max((len(r[0]) for r in rows), default=0)
     for sid, system, desc in rows:
         click.echo(f"{sid.ljust(width)}  [{system}] {desc}")
@@ -139,9 +145,18 @@ def scenarios_list():
 @scenarios.command("show")
 @click.argument("scenario_id")
 def scenarios_show(scenario_id):
-    """Describe one scenario (its items, parties, facts)."""
-    from simcore.registry import resolve
+    """Describe one scenario (its items, parties, facts): a registered id, or a scenario file
+    (a scorable game, an ASTRA domain or a restaurant domain, as `simcore run` takes it)."""
+    import os
 
+    from simcore.registry import resolve
+    from scenarios.datafile import scenario_kind
+
+    if os.path.exists(scenario_id) and not os.path.isdir(scenario_id):
+        module = {"scorable": "scenarios.scorable", "bilateral": "scenarios.bilateral",
+                  "restaurants": "scenarios.restaurants"}[scenario_kind(scenario_id)]
+        click.echo(importlib.import_module(module).describe(scenario_id))
+        return
     spec = resolve("scenario", scenario_id)
     describe = spec.meta.get("describe")
     if describe is None:

@@ -123,6 +123,10 @@ def sweep_options(fn: Callable) -> Callable:
                      help="Run the headline comparison once per stand-in of each LLM role's family "
                           "(or of the named roles; `simcore roles` lists them) and write a table of "
                           "each claim under each stand-in: robustness.json and robustness-*.csv."),
+        click.option("--json", "json", is_flag=True, default=False, expose_value=False,
+                     callback=_store_sweep_option,
+                     help="Plain run: print the tables as one JSON object on stdout (numbers as numbers, "
+                          "intervals beside them) instead of text."),
         click.option("--executor", type=click.Choice(EXECUTORS), default=None, expose_value=False,
                      callback=_store_sweep_option,
                      help="Where jobs run: auto (inline for 1 worker, else process pool), inline, process, "

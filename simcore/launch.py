@@ -102,6 +102,10 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
         raise InputError("--overwrite", "", "cannot be combined with --resume (one replaces the results, "
                          "the other continues them)")
     robustness = opts.get("robustness")
+    as_json = bool(opts.get("json"))
+    if as_json and (robustness or grid or replicates is not None):
+        raise InputError("--json", "", "applies to a plain run, not to a sweep or --robustness (their tables "
+                                       "are CSV files in --out)")
     if robustness:
         if grid or replicates is not None or resume:
             raise InputError("--robustness", str(robustness), "runs the study once per stand-in; it cannot be "
@@ -148,14 +152,22 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     if log_calls and (workers > 1 or executor not in (None, "auto", "inline") or scheduler):
         raise InputError("--log-calls", log_calls, "sees the calls of this process only; use --concurrency "
                                                    "instead of --workers / another executor")
+    echo = None if as_json else click.echo
     if (executor in (None, "auto") and not scheduler) or concurrency > 1:  # (--concurrency: inline only)
-        summary = run_study(study_path, config, workers=workers, out_dir=out, progress=progress, echo=click.echo,
+        summary = run_study(study_path, config, workers=workers, out_dir=out, progress=progress, echo=echo,
                             concurrency=concurrency, log_calls=log_calls)
     else:
         from simcore.executors import open_executor
 
         with open_executor(executor, workers=workers, scheduler=scheduler) as pool:
             summary = run_study(study_path, config, workers=workers, out_dir=out, progress=progress,
-                                echo=click.echo, executor=pool, log_calls=log_calls)
+                                echo=echo, executor=pool, log_calls=log_calls)
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"system": summary.system, "out": out,
+                               "tables": [t.to_json() for t in summary.tables],
+                               "model_calls": {k: v for k, v in (summary.metrics.get("model_calls") or {}).items()
+                                               if k != "by_task"}}, indent=1))
     check_fallback_share(summary, limit, out)
     return summary

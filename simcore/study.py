@@ -89,7 +89,7 @@ def model_call_metrics(outputs: Sequence[JobOutput]) -> dict:
 
 
 def fallback_line(calls: Mapping[str, Any]) -> str:
-    """The line printed under every table: how many answers were the rule's, not the model's."""
+    """The line printed once after a run's tables: how many answers were the rule's, not the model's."""
     if not calls["asks"]:
         return "model answers: none asked"
     return (f"model answers: {calls['asks']} asked, {calls['fallbacks']} fell back to the rule "
@@ -97,12 +97,9 @@ def fallback_line(calls: Mapping[str, Any]) -> str:
 
 
 def with_model_calls(summary: "Summary", outputs: Sequence[JobOutput]) -> "Summary":
-    """``summary`` with ``metrics["model_calls"]`` and the fallback line under every table
-    (every study's ``summarize`` ends with this)."""
-    calls = model_call_metrics(outputs)
-    line = fallback_line(calls)
-    tables = tuple(attrs.evolve(t, note=f"{t.note}\n{line}" if t.note else line) for t in summary.tables)
-    return attrs.evolve(summary, metrics={**summary.metrics, "model_calls": calls}, tables=tables)
+    """``summary`` with ``metrics["model_calls"]`` (every study's ``summarize`` ends with
+    this); the terminal shows its :func:`fallback_line` once, after the tables."""
+    return attrs.evolve(summary, metrics={**summary.metrics, "model_calls": model_call_metrics(outputs)})
 
 
 def check_fallback_share(summary: "Summary", limit: float | None, where: str | None) -> None:
@@ -243,6 +240,8 @@ def run_study(study_path: str, config: Any, *, workers: int = 1, out_dir: str | 
         for table in summary.tables:
             echo(table.render())
             echo("")
+        if summary.metrics.get("model_calls"):
+            echo(fallback_line(summary.metrics["model_calls"]))
         if out_dir is not None:
             echo(f"wrote {os.path.join(out_dir, 'metrics.json')}, {len(summary.tables)} CSV tables "
                  f"and transcripts.jsonl ({n_events} events)")

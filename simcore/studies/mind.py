@@ -20,7 +20,7 @@ from simcore.cli_options import (CommaInts, FloatRange, SeatChoice, backend_opti
                                  common_options)
 from simcore.study import Job, JobOutput, Summary, with_model_calls
 from simcore.launch import launch
-from simcore.tables import Table
+from simcore.tables import Num, Table
 
 VARIANTS = {"base": "base-v3", "mind": "mind-v2", "tone-only": "tone-only-v3",
             "appraisal-only": "appraisal-only-v2"}
@@ -355,19 +355,29 @@ def _policy(variant: str):
     return _variant_object(variant)
 
 
-def _p(x) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
+def _p(x, ci=None) -> Num:
+    """A share: "79.1%" on the terminal, 0.791 (and its interval) in the CSV."""
+    lo, hi = ci if ci else (None, None)
+    return Num(x, "-" if x is None else f"{100 * x:.1f}%", lo, hi)
 
 
-def _f(x, nd=4) -> str:
-    return "-" if x is None else f"{x:.{nd}f}"
+def _f(x, nd=4, ci=None) -> Num:
+    lo, hi = ci if ci else (None, None)
+    return Num(x, "-" if x is None else f"{x:.{nd}f}", lo, hi)
+
+
+def _ci(r: dict, key: str):
+    iv = (r.get("ci95") or {}).get(key)
+    return tuple(iv) if iv else None
 
 
 def tables(m: dict) -> list[Table]:
     res = m["results"]
     out = [Table("table1_performance", f"Table 1 analogue: performance ({m['groups']} groups x {m['seeds']} seed(s))",
                  ("variant", "DHR", "DR", "J", "F", "S_total", "High-w Hit"),
-                 [(v, _p(r["DHR"]), _p(r["DR"]), _f(r["J"]), _p(r["F"]), _f(r["S_total"], 2), _p(r["high_w_hit"]))
+                 [(v, _p(r["DHR"], _ci(r, "DHR")), _p(r["DR"], _ci(r, "DR")), _f(r["J"], ci=_ci(r, "J")),
+                   _p(r["F"], _ci(r, "F")), _f(r["S_total"], 2, _ci(r, "S_total")),
+                   _p(r["high_w_hit"], _ci(r, "high_w_hit")))
                   for v, r in res.items()])]
     sizes = sorted({k for r in res.values() for k in r["DR_by_size"]}, key=int)
     out.append(Table("table2_dr_by_size", "Table 2 analogue: Debate Ratio by group size",
@@ -585,8 +595,8 @@ def calibrate_tone_noise(config: MindConfig, *, workers: int = 1,
         cfg = attrs.evolve(config, tone_noise=p, variants=("mind",), transcripts=False)
         tom = run_study("simcore.studies.mind:STUDY", cfg, workers=workers).metrics["tom"]["mind"]
         rows[p] = tom
-        click.echo(f"tone_noise={p:.2f}  MAE={tom['MAE']:.2f}  r={_f(tom['pearson'], 2)}  "
-                   f"Acc(+-1)={_p(tom['acc1'])}  Acc(+-2)={_p(tom['acc2'])}  n={tom['n']}")
+        click.echo(f"tone_noise={p:.2f}  MAE={tom['MAE']:.2f}  r={_f(tom['pearson'], 2).text}  "
+                   f"Acc(+-1)={_p(tom['acc1']).text}  Acc(+-2)={_p(tom['acc2']).text}  n={tom['n']}")
     best = {}
     for fig, paper in TOM_PAPER.items():
         known = [p for p in grid if rows[p][fig] is not None]

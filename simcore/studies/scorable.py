@@ -104,7 +104,13 @@ class ScorableStudy:
     def jobs(self, config: ScorableConfig) -> list[Job]:
         from scenarios.scorable import load_game
 
-        load_game(config.game)  # fail early, with the file named, on a bad game
+        from scenarios.scorable import check_playable
+
+        for warning in check_playable(load_game(config.game), "--game", config.game,
+                                      strict=config.threshold_test == "above"):  # fail early, file named
+            import click
+
+            click.echo(f"simcore: warning: {warning}", err=True)
         return [Job(index=t, key=(t,)) for t in range(config.trials)]
 
     def run_job(self, config: ScorableConfig, job: Job) -> JobOutput:
