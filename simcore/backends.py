@@ -138,6 +138,11 @@ def backend_identity(backend_id: str, args: Sequence[tuple[str, str]] = (), repl
 
 # ---------------------------------------------------------------- the HTTP backend's settings
 
+#: a choice: a key shorter than this is likely a placeholder ("x", "EMPTY") that may well
+#: occur in an answer, where it is redacted all the same (a warning says so)
+SHORT_KEY = 8
+
+
 def is_openai_compat(backend_id: str) -> bool:
     """Whether the registered backend ``backend_id`` is the OpenAI-compatible HTTP backend
     (or a subclass of it)."""
@@ -162,11 +167,12 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
     ``model`` the explicit value, else the only model ``GET {base_url}/models`` lists
     (several: one line listing them; none or no answer: one line); the API key is read
     from ``$api_key_env`` (default ``$OPENAI_API_KEY``) when a request is sent -- a
-    variable named with ``api_key_env`` that is unset gets a warning line, and a model
+    variable named with ``api_key_env`` that is unset gets a warning line (so does a key
+    shorter than :data:`SHORT_KEY`, redacted from the answers all the same), and a model
     taken from the server a note, through ``echo`` (standard error on the command line).
     Everything resolved is added to the arguments, so the cassette header and
     ``metrics.json`` name it.  Raises InputError (one line) for anything wrong."""
-    from mockllm.openai_compat import BASE_URL_ENV, DEFAULT_KEY_ENV, auth_header
+    from mockllm.openai_compat import BASE_URL_ENV, DEFAULT_KEY_ENV, REDACTED, auth_header
     from simcore.errors import BackendError
 
     echo = echo or (lambda _line: None)
@@ -204,10 +210,15 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
     if key_env is not None and key_env.strip() and not (os.environ.get(key_env) or "").strip():
         echo(f"simcore: warning: ${key_env} is not set (--backend-arg api_key_env={key_env}): "
              "requests are sent without an API key")
+    key_env = key_env or DEFAULT_KEY_ENV
     try:
-        auth_header(key_env or DEFAULT_KEY_ENV)
+        auth_header(key_env)
     except BackendError as exc:
-        raise InputError(f"${key_env or DEFAULT_KEY_ENV}", "", str(exc)) from None
+        raise InputError(f"${key_env}", "", str(exc)) from None
+    key = (os.environ.get(key_env) or "").strip()
+    if 0 < len(key) < SHORT_KEY:
+        echo(f"simcore: warning: the API key in ${key_env} is only {len(key)} characters long; every "
+             f"occurrence of it in the model's answers is replaced by {REDACTED}")
     if "model" not in given:
         name, url = _only_model(backend_id, args)
         echo(f"simcore: --model not given: using {name!r}, the only model {url} lists")
@@ -262,15 +273,24 @@ def _same(a: str, b: str) -> bool:
 
 
 def check_backend_files(*, record: str | None = None, append: bool = False, log_calls: str | None = None,
-                        replay: str | None = None, overwrite: bool = False) -> None:
+                        replay: str | None = None, overwrite: bool = False, out: str | None = None) -> None:
     """Check the files the backend options name before any work (InputError, one line):
 
     * ``--record``: a new file in an existing writable directory; an existing one only with
       ``append``, and then it must be a cassette (its header is checked);
     * ``--log-calls``: the same, but an existing file is replaced only with ``overwrite``,
-      and never a cassette; it is never the ``--record`` or ``--replay`` file.
+      and never a cassette; it is never the ``--record`` or ``--replay`` file;
+    * neither is a result file the run writes in ``out`` (metrics.json, transcripts.jsonl,
+      a table's CSV, a sweep's files).
     """
     from mockllm.cassette import check_header, looks_like_cassette
+    from simcore.files import RUN_FILES, SWEEP_FILES
+
+    for option, path in (("--record", record), ("--log-calls", log_calls)):
+        if path and out and str(out).strip() and _same(os.path.dirname(os.path.abspath(path)), out):
+            name = os.path.basename(path)
+            if name in RUN_FILES + SWEEP_FILES or name.endswith(".csv"):
+                raise InputError(option, path, f"is a result file the run writes in --out {out}; choose another name")
 
     if record:
         check_output_file("--record", record)

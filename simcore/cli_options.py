@@ -270,7 +270,8 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
         raise InputError("--record", record, "a sweep records with --workers 1 only (its runs append to the "
                                              "cassette as they finish); a plain run records with any --workers")
     check_backend_files(record=record, append=append, log_calls=meta.get("log_calls"), replay=replay,
-                        overwrite=bool(sweep.get("overwrite")))
+                        overwrite=bool(sweep.get("overwrite")),
+                        out=ctx.params.get("out") if ctx is not None else None)
     args = parse_backend_args(backend_args)
     if not replay:
         given = ctx is None or _given(ctx, "backend")

@@ -152,3 +152,15 @@ def test_append_adds_only_to_a_cassette(tmp_path, capsys):
     notes.write_text("my notes\n")
     code, _, err = simcore(capsys, *RUN, "--out", str(tmp_path / "o"), "--record", str(notes), "--append")
     assert code == 2 and "is not a cassette" in one_line(err) and notes.read_text() == "my notes\n"
+
+
+@pytest.mark.parametrize("option, name", [("--log-calls", "metrics.json"), ("--record", "transcripts.jsonl"),
+                                          ("--log-calls", "astra_results.csv")])
+def test_a_backend_file_is_never_a_result_file_of_out(option, name, tmp_path, capsys):
+    out = tmp_path / "o"
+    out.mkdir()
+    code, _, err = simcore(capsys, *RUN, "--out", str(out), option, str(out / name))
+    assert code == 2 and "is a result file the run writes in --out" in one_line(err)
+    assert list(out.iterdir()) == []
+    code, _, err = simcore(capsys, *RUN, "--out", str(out), option, str(out / "calls.jsonl"))
+    assert code == 0, err

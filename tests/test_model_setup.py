@@ -161,3 +161,23 @@ def test_from_python_the_environment_gives_the_base_url_and_a_missing_model_is_c
     monkeypatch.delenv("OPENAI_BASE_URL")
     with pytest.raises(BackendError, match="OPENAI_BASE_URL"):
         OpenAICompatBackend(model="m")
+
+
+def test_a_short_key_is_warned_about_since_it_is_redacted_from_every_answer(fake, tmp_path, capsys, monkeypatch):
+    server = fake("m")
+    monkeypatch.setenv("OPENAI_API_KEY", "abc")
+    code, _, err = simcore(capsys, *RUN, "--base-url", server.url, "--model", "m", "--out", str(tmp_path / "o"))
+    assert code == 0, err
+    assert "warning: the API key in $OPENAI_API_KEY is only 3 characters long" in err
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-a-real-looking-key")
+    code, _, err = simcore(capsys, *RUN, "--base-url", server.url, "--model", "m", "--out", str(tmp_path / "p"))
+    assert code == 0 and "warning" not in err
+
+
+def test_a_key_with_a_space_is_one_line_before_any_work(fake, tmp_path, capsys, monkeypatch):
+    server = fake("m")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-abc def-ghi")
+    code, _, err = simcore(capsys, *RUN, "--base-url", server.url, "--model", "m", "--out", str(tmp_path / "o"))
+    line = one_line(err)
+    assert code == 2 and line.startswith("simcore: error: $OPENAI_API_KEY: ") and "abc" not in line
+    assert server.posts == [] and not (tmp_path / "o").exists()
