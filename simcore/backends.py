@@ -170,8 +170,8 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
     variable named with ``api_key_env`` that is unset gets a warning line (so does a key
     shorter than :data:`SHORT_KEY`, redacted from the answers all the same), and a model
     taken from the server a note, through ``echo`` (standard error on the command line).
-    Everything resolved is added to the arguments, so the cassette header and
-    ``metrics.json`` name it.  Raises InputError (one line) for anything wrong."""
+    Everything resolved is added to the arguments (``base_url`` and ``model`` first), so
+    the cassette header and ``metrics.json`` name it.  Raises InputError (one line) for anything wrong."""
     from mockllm.openai_compat import BASE_URL_ENV, DEFAULT_KEY_ENV, REDACTED, auth_header
     from simcore.errors import BackendError
 
@@ -186,6 +186,7 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
         return backend_id, tuple(args)
     check_arg_names(backend_id, args)
     args = list(args)
+    n_given = len(args)
     given = dict(args)
     for option, key, value in (("--base-url", "base_url", base_url), ("--model", "model", model)):
         if value is None:
@@ -223,7 +224,13 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
         name, url = _only_model(backend_id, args)
         echo(f"simcore: --model not given: using {name!r}, the only model {url} lists")
         args.append(("model", name))
-    return backend_id, tuple(args)
+    if len(args) == n_given:
+        return backend_id, tuple(args)
+    # something was added: base_url and model go first (each as given last), so
+    # ``--base-url U --model M --backend-arg ...`` is ``--backend-arg base_url=U
+    # --backend-arg model=M --backend-arg ...`` (the same cassette header, byte for byte)
+    first = [(k, dict(args)[k]) for k in ("base_url", "model")]
+    return backend_id, tuple(first + [(k, v) for k, v in args if k not in ("base_url", "model")])
 
 
 def _only_model(backend_id: str, args: Sequence[tuple[str, str]]) -> tuple[str, str]:

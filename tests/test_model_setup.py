@@ -181,3 +181,16 @@ def test_a_key_with_a_space_is_one_line_before_any_work(fake, tmp_path, capsys, 
     line = one_line(err)
     assert code == 2 and line.startswith("simcore: error: $OPENAI_API_KEY: ") and "abc" not in line
     assert server.posts == [] and not (tmp_path / "o").exists()
+
+
+def test_the_shortcuts_record_the_same_cassette_as_the_backend_args(fake, tmp_path, capsys):
+    server = fake("m")
+    long = ["--backend", "openai-compat-v1", "--backend-arg", f"base_url={server.url}", "--backend-arg", "model=m",
+            "--backend-arg", "tries=3"]
+    short = ["--backend-arg", "tries=3", "--model", "m", "--base-url", server.url]
+    for name, how in (("long", long), ("short", short), ("found", short[:2] + short[4:])):
+        code, _, err = simcore(capsys, *RUN, *how, "--out", str(tmp_path / name), "--record", str(tmp_path / f"{name}.jsonl"))
+        assert code == 0, err
+    assert (tmp_path / "long.jsonl").read_bytes() == (tmp_path / "short.jsonl").read_bytes() \
+        == (tmp_path / "found.jsonl").read_bytes()
+    assert (tmp_path / "long" / "metrics.json").read_bytes() == (tmp_path / "short" / "metrics.json").read_bytes()
