@@ -10,15 +10,17 @@ even into the answer), so the key is *redacted* -- every occurrence replaced by
 from every error it raises (:meth:`OpenAICompatBackend.redact`): what the backend
 hands to simcore (transcripts, repair prompts, call logs, cassettes) never holds it.
 ``base_url`` defaults to ``$OPENAI_BASE_URL``; ``model`` has no default here (the
-command line asks the server's ``GET {base_url}/models`` for it: :func:`list_models`).  Each request has a timeout; failures that may pass
-(timeouts, dropped connections, HTTP 429 and 5xx) are retried a bounded number of
-times with exponential backoff (``backoff * 2**k`` seconds; a ``Retry-After`` header
-given in seconds is honoured up to ``max_wait``); anything else fails at once with a
-clear :class:`BackendError`.  An attempt gives up when the server is silent for
-``timeout`` seconds, or has not finished its answer ``timeout`` seconds after the
-attempt began (checked while the body arrives), so a call takes about
-``(max_retries + 1) * timeout`` plus the waits at most.  Redirects are not followed
-(urllib would forward the Authorization header to the new host).
+command line asks the server's ``GET {base_url}/models`` for it: :func:`list_models`).
+
+Each request has a timeout; failures that may pass (timeouts, dropped connections,
+HTTP 429 and 5xx) are retried a bounded number of times with exponential backoff
+(``backoff * 2**k`` seconds; a ``Retry-After`` header given in seconds is honoured up to
+``max_wait``); anything else fails at once with a clear :class:`BackendError`.  An
+attempt gives up when the server is silent for ``timeout`` seconds, or has not finished
+its answer ``timeout`` seconds after the attempt began (checked while the body arrives),
+so a call takes about ``(max_retries + 1) * timeout`` plus the waits at most.
+Redirects are not followed (urllib would forward the Authorization header to the new
+host).
 
 Every request carries an integer ``max_tokens`` (the task's budget, or the
 ``max_tokens`` argument for all tasks; see :meth:`OpenAICompatBackend.token_budget`)
@@ -194,7 +196,6 @@ class OpenAICompatBackend:
         :data:`REDACTED`: for anything that came from the server or names its request."""
         return redact_key(text, os.environ.get(self.api_key_env))
 
-    _scrub = redact
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str:
@@ -246,14 +247,14 @@ class OpenAICompatBackend:
                                                 if fmt is not None and exc.code in (400, 422, 500) else "")
                 wait = _retry_after(exc.headers, self.max_wait)
                 if exc.code in FATAL_STATUS:
-                    raise BackendFatal(self._scrub(
+                    raise BackendFatal(self.redact(
                         f"{url}: HTTP {exc.code} ({FATAL_STATUS[exc.code]}): the server refused the request; "
                         f"check the API key in ${self.api_key_env} and the model name: stopping the run")) from None
                 if exc.code in RETRYABLE_STATUS:
                     continue
-                raise BackendError(self._scrub(f"{url}: {problem} (not retried)")) from None
+                raise BackendError(self.redact(f"{url}: {problem} (not retried)")) from None
             except _TooLarge:
-                raise BackendError(self._scrub(f"{url}: response larger than {self.max_response_bytes} bytes "
+                raise BackendError(self.redact(f"{url}: response larger than {self.max_response_bytes} bytes "
                                                "(max_response_bytes): refused")) from None
             except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError,
                     http.client.HTTPException) as exc:
@@ -261,14 +262,14 @@ class OpenAICompatBackend:
                 if not self.answered and isinstance(reason, (ConnectionRefusedError, socket.gaierror)):
                     what = ("connection refused (nothing listens there?)" if isinstance(reason, ConnectionRefusedError)
                             else "unknown host")
-                    raise BackendFatal(self._scrub(f"{url}: {what} at the first call: stopping the run")) from None
+                    raise BackendFatal(self.redact(f"{url}: {what} at the first call: stopping the run")) from None
                 if isinstance(reason, (socket.timeout, TimeoutError)):
                     problem = f"no answer within the {self.timeout:g} s timeout"
                 else:
                     problem = f"connection failed ({type(reason).__name__})"
                 continue
             return self._content(raw, url)
-        raise BackendError(self._scrub(f"{url}: {problem} after {self.max_retries + 1} attempt(s)"))
+        raise BackendError(self.redact(f"{url}: {problem} after {self.max_retries + 1} attempt(s)"))
 
     def token_budget(self, messages: Sequence[Message]) -> int:
         """``max_tokens`` of a request: the backend's ``max_tokens`` when given, else the
@@ -319,16 +320,16 @@ class OpenAICompatBackend:
         try:
             payload = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise BackendError(self._scrub(f"{url}: response is not JSON")) from None
+            raise BackendError(self.redact(f"{url}: response is not JSON")) from None
         try:
             choices = payload["choices"]
             if not choices:
-                raise BackendError(self._scrub(f"{url}: response has an empty 'choices' list"))
+                raise BackendError(self.redact(f"{url}: response has an empty 'choices' list"))
             content = choices[0]["message"]["content"]
         except (KeyError, TypeError, IndexError):
-            raise BackendError(self._scrub(f"{url}: response lacks choices[0].message.content")) from None
+            raise BackendError(self.redact(f"{url}: response lacks choices[0].message.content")) from None
         if not isinstance(content, str):
-            raise BackendError(self._scrub(f"{url}: choices[0].message.content is not a string"))
+            raise BackendError(self.redact(f"{url}: choices[0].message.content is not a string"))
         return content
 
     def _streamed(self, raw: bytes, url: str) -> str:
@@ -337,7 +338,7 @@ class OpenAICompatBackend:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise BackendError(self._scrub(f"{url}: streamed response is not UTF-8")) from None
+            raise BackendError(self.redact(f"{url}: streamed response is not UTF-8")) from None
         pieces, events, done = [], 0, False
         for line in text.splitlines():
             if not line.startswith("data:"):
@@ -350,13 +351,13 @@ class OpenAICompatBackend:
                 choice = json.loads(data)["choices"][0]
                 piece = (choice.get("delta") or choice.get("message") or {}).get("content")
             except (json.JSONDecodeError, KeyError, TypeError, IndexError, AttributeError):
-                raise BackendError(self._scrub(f"{url}: a streamed event lacks choices[0].delta")) from None
+                raise BackendError(self.redact(f"{url}: a streamed event lacks choices[0].delta")) from None
             events += 1
             if piece is not None and not isinstance(piece, str):
-                raise BackendError(self._scrub(f"{url}: a streamed delta's content is not a string"))
+                raise BackendError(self.redact(f"{url}: a streamed delta's content is not a string"))
             pieces.append(piece or "")
         if not events or not done:
-            raise BackendError(self._scrub(f"{url}: streamed response {'ended before [DONE]' if events else 'has no events'}"))
+            raise BackendError(self.redact(f"{url}: streamed response {'ended before [DONE]' if events else 'has no events'}"))
         return "".join(pieces)
 
 

@@ -324,3 +324,25 @@ def check_backend_files(*, record: str | None = None, append: bool = False, log_
                                                            "replace it")
             if not os.path.isfile(log_calls):
                 raise InputError("--log-calls", log_calls, "is not a regular file")
+
+
+#: the header fields a replay reads: an appended run must share them with the cassette
+_REPLAYED_FIELDS = ("backend", "model", "tries", "temperature")
+
+
+def check_append(record: str, backend_id: str, args: Sequence[tuple[str, str]] = ()) -> None:
+    """``--record PATH --append`` onto a cassette with a header: this run's backend, model,
+    tries and temperature must be the header's (a replay answers every exchange with
+    those); InputError naming the first that differs."""
+    from mockllm.cassette import check_header
+
+    if not os.path.exists(record) or not os.path.getsize(record):
+        return
+    old = check_header(record)
+    if old is None:
+        return
+    new = build_backend(backend_id, args, record=record).header
+    for name in _REPLAYED_FIELDS:
+        if old.get(name) != new.get(name):
+            raise InputError("--append", record, f"the cassette was recorded with {name} {old.get(name)!r}, this run "
+                                                 f"has {new.get(name)!r}; record to a new cassette")

@@ -252,7 +252,8 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
 
     ``--append``, ``--replay-misses``, ``--log-calls``, ``--model``, ``--base-url`` (and
     ``--overwrite``) are read from the click context (see :func:`backend_options`)."""
-    from simcore.backends import build_backend, check_backend_files, http_settings, parse_backend_args
+    from simcore.backends import (build_backend, check_append, check_backend_files, http_settings,
+                                  parse_backend_args)
     from simcore.errors import InputError
 
     ctx = click.get_current_context(silent=True)
@@ -278,6 +279,8 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
         backend, args = http_settings(backend, args, model=meta.get("model"), base_url=meta.get("base_url"),
                                       backend_given=given, echo=lambda line: click.echo(line, err=True))
         build_backend(backend, args)  # reject a bad id or argument before running
+        if record and append:
+            check_append(record, backend, args)
     else:  # the run reports the backend the cassette was recorded with (metrics.json as recorded)
         from mockllm.cassette import ReplayBackend
 

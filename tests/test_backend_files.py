@@ -164,3 +164,28 @@ def test_a_backend_file_is_never_a_result_file_of_out(option, name, tmp_path, ca
     assert list(out.iterdir()) == []
     code, _, err = simcore(capsys, *RUN, "--out", str(out), option, str(out / "calls.jsonl"))
     assert code == 0, err
+
+
+def test_append_refuses_a_cassette_recorded_with_other_settings(tmp_path, capsys):
+    """A replay asks with the header's tries and temperature and reports its backend and
+    model: exchanges recorded with others would replay wrongly."""
+    from fakeopenai import FakeOpenAI
+
+    path = tmp_path / "c.jsonl"
+    assert simcore(capsys, *RUN, "--out", str(tmp_path / "a"), "--record", str(path))[0] == 0
+    size = path.stat().st_size
+    code, _, err = simcore(capsys, *RUN, "--out", str(tmp_path / "c"), "--record", str(path), "--append",
+                           "--backend", "mock-exact-v1")
+    assert code == 2 and "the cassette was recorded with backend 'mock-v1'" in one_line(err)
+    assert path.stat().st_size == size
+    server = FakeOpenAI(("m",))
+    try:
+        code, _, err = simcore(capsys, *RUN, "--out", str(tmp_path / "b"), "--record", str(path), "--append",
+                               "--backend", "openai-compat-v1", "--backend-arg", f"base_url={server.url}",
+                               "--backend-arg", "model=m")
+    finally:
+        server.close()
+    assert code == 2 and "backend 'mock-v1'" in one_line(err)
+    assert path.stat().st_size == size and server.posts == []
+    code, _, err = simcore(capsys, *RUN, "--out", str(tmp_path / "d"), "--record", str(path), "--append")
+    assert code == 0, err
