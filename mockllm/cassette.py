@@ -18,7 +18,15 @@ The first line of a cassette written since issue 12 is a header,
 were recorded with.  A replay reports that backend and model (so the replayed run's
 ``metrics.json`` equals the recorded one's) and asks with the same number of tries
 and temperature (so its repair requests are the recorded ones).  Cassettes without a
-header still replay.
+header still replay.  A header is checked field by field before a replay
+(:func:`check_header`): a field of the wrong type or out of range (``"backend_args": 1``,
+``"temperature": "x"``, ``"tries": 0``) or one this version does not know is one
+:class:`~simcore.errors.InputError` naming the file and the field.
+
+A backend that knows a secret (the HTTP backend's API key) has a ``redact(text)``
+method; a :class:`RecordingBackend` passes every text it writes -- the request's
+messages, the response, the error -- through it, so a cassette never holds the key
+even if a server echoed it.  The request's key is computed from the messages as sent.
 
 Inside a study run the exchanges of each job are kept in memory while the job runs
 (:func:`buffered`) and written by the parent process in job order when the job is
@@ -82,17 +90,92 @@ def write_lines(entries: Sequence[tuple[str, Mapping[str, Any] | None, Mapping[s
             fh.write(json.dumps(dict(line), ensure_ascii=False) + "\n")
 
 
-def read_header(path: str) -> dict | None:
-    """The header of the cassette at ``path`` (see the module docstring), or None."""
+def _first_row(path: str):
+    """The first line of ``path`` as JSON, or None (empty, unreadable, not JSON)."""
     try:
         with open(path, encoding="utf-8") as fh:
             first = fh.readline()
-        row = json.loads(first) if first.strip() else None
+        return json.loads(first) if first.strip() else None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return None
-    if isinstance(row, dict) and isinstance(row.get("cassette"), dict) and "key" not in row:
+
+
+def _is_header(row: Any) -> bool:
+    return isinstance(row, dict) and "cassette" in row and "key" not in row
+
+
+def read_header(path: str) -> dict | None:
+    """The header of the cassette at ``path`` (see the module docstring), or None;
+    unchecked (:func:`check_header` checks it)."""
+    row = _first_row(path)
+    if _is_header(row) and isinstance(row["cassette"], dict):
         return row["cassette"]
     return None
+
+
+def looks_like_cassette(path: str) -> bool:
+    """Whether the first line of ``path`` is a cassette's header or exchange."""
+    row = _first_row(path)
+    return _is_header(row) or (isinstance(row, dict) and "key" in row and ("response" in row or "error" in row))
+
+
+def _opt_text(v):
+    return None if v is None or (isinstance(v, str) and v.strip()) else f"must be a non-empty string or null, got {v!r}"
+
+
+def _pairs(v):
+    if v is None:
+        return None
+    if isinstance(v, list) and all(isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p)
+                                   for p in v):
+        return None
+    return f"must be a list of [KEY, VALUE] pairs of strings, got {_short(v)}"
+
+
+def _tries(v):
+    from mockllm.client import MAX_TRIES
+
+    if v is None or (isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_TRIES):
+        return None
+    return f"must be an integer from 1 to {MAX_TRIES} or null, got {_short(v)}"
+
+
+def _temperature(v):
+    import math
+
+    if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 2):
+        return None
+    return f"must be a number from 0 to 2 or null, got {_short(v)}"
+
+
+def _short(v) -> str:
+    text = json.dumps(v, ensure_ascii=False) if not isinstance(v, float) else repr(v)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+#: the header's fields, each with its check (the problem, or None when the value is fine)
+HEADER_FIELDS = {"backend": _opt_text, "model": _opt_text, "backend_args": _pairs, "tries": _tries,
+                 "temperature": _temperature}
+
+
+def check_header(path: str) -> dict | None:
+    """The header of the cassette at ``path``, every field checked (see the module
+    docstring); None when the cassette has none.  A bad header is one InputError naming
+    ``path`` and the field."""
+    row = _first_row(path)
+    if not _is_header(row):
+        return None
+    header = row["cassette"]
+    if not isinstance(header, dict):
+        raise InputError(path, "cassette header", f"must be a JSON object, got {_short(header)}")
+    for name, value in header.items():
+        check = HEADER_FIELDS.get(name)
+        if check is None:
+            raise InputError(path, f"cassette header: {name}", f"unknown field; valid: {', '.join(HEADER_FIELDS)}")
+        problem = check(value)
+        if problem:
+            raise InputError(path, f"cassette header: {name}", problem)
+    return header
 
 
 class RecordingBackend:
@@ -104,6 +187,8 @@ class RecordingBackend:
     def __init__(self, inner: ChatBackend, path: str, meta: Mapping[str, Any] | None = None):
         self.inner = inner
         self.path = path
+        # from Python the cassette's directory is made as needed; the command line refuses a
+        # directory that does not exist before any work (simcore.backends.check_backend_files)
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         self.answer_tries = getattr(inner, "answer_tries", None)
         self.temperature = getattr(inner, "temperature", None)
@@ -114,15 +199,22 @@ class RecordingBackend:
         # the schema is a function of the messages (the task and its context), so the key
         # need not hold it; it goes to the inner backend, which may constrain its answer
         extra = {"schema": schema} if schema is not None and takes_schema(self.inner) else {}
+        redact = self.redact
         line = {"key": request_key(messages, temperature, seed),
-                "messages": [m.to_dict() for m in messages], "temperature": temperature, "seed": seed}
+                "messages": [{"role": m.role, "content": redact(m.content)} for m in messages],
+                "temperature": temperature, "seed": seed}
         try:
             response = self.inner.chat(messages, temperature=temperature, seed=seed, **extra)
         except BackendError as exc:
-            self._append({**line, "error": str(exc)})
+            self._append({**line, "error": redact(str(exc))})
             raise
-        self._append({**line, "response": response})
+        self._append({**line, "response": redact(response)})
         return response
+
+    def redact(self, text: str) -> str:
+        """``text`` through the inner backend's ``redact`` (the HTTP backend's API key), if it has one."""
+        scrub = getattr(self.inner, "redact", None)
+        return scrub(text) if scrub is not None else text
 
     def _append(self, line: dict) -> None:
         buffer = _BUFFER.get()
@@ -142,14 +234,15 @@ class ReplayBackend:
         self.misses = misses
         self.responses: dict[str, list[tuple[str, str]]] = {}  # key -> [("response"|"error", text)]
         self._served: dict[str, int] = {}
-        self.meta = read_header(path) or {}
+        header = check_header(path)
+        self.meta = header or {}
         #: the recorded run's tries and temperature (read by ModelClient), when known
         self.answer_tries = self.meta.get("tries")
         self.temperature = self.meta.get("temperature")
         for lineno, line in enumerate(read_text(path).split("\n"), 1):
             if not line.strip():
                 continue
-            if lineno == 1 and self.meta:
+            if lineno == 1 and header is not None:
                 continue
             try:
                 row = json.loads(line)

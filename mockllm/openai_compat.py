@@ -2,17 +2,25 @@
 
 It POSTs ``{"model", "messages", "temperature", "seed"}`` to
 ``{base_url}/chat/completions`` and returns ``choices[0].message.content``.  The API
-key is read from the environment variable named by ``api_key_env`` (never passed as
-an argument, so it cannot leak into configs, transcripts or cassettes) and never
-appears in an error message.  Each request has a timeout; failures that may pass
-(timeouts, dropped connections, HTTP 429 and 5xx) are retried a bounded number of
-times with exponential backoff (``backoff * 2**k`` seconds; a ``Retry-After`` header
-given in seconds is honoured up to ``max_wait``); anything else fails at once with a
-clear :class:`BackendError`.  An attempt gives up when the server is silent for
-``timeout`` seconds, or has not finished its answer ``timeout`` seconds after the
-attempt began (checked while the body arrives), so a call takes about
-``(max_retries + 1) * timeout`` plus the waits at most.  Redirects are not followed
-(urllib would forward the Authorization header to the new host).
+key is read from the environment variable named by ``api_key_env`` (default
+``OPENAI_API_KEY``; never passed as an argument, so it cannot leak into configs).
+A server may echo the key back (some put the Authorization header into an error or
+even into the answer), so the key is *redacted* -- every occurrence replaced by
+:data:`REDACTED` -- from every answer :meth:`OpenAICompatBackend.chat` returns and
+from every error it raises (:meth:`OpenAICompatBackend.redact`): what the backend
+hands to simcore (transcripts, repair prompts, call logs, cassettes) never holds it.
+``base_url`` defaults to ``$OPENAI_BASE_URL``; ``model`` has no default here (the
+command line asks the server's ``GET {base_url}/models`` for it: :func:`list_models`).
+
+Each request has a timeout; failures that may pass (timeouts, dropped connections,
+HTTP 429 and 5xx) are retried a bounded number of times with exponential backoff
+(``backoff * 2**k`` seconds; a ``Retry-After`` header given in seconds is honoured up to
+``max_wait``); anything else fails at once with a clear :class:`BackendError`.  An
+attempt gives up when the server is silent for ``timeout`` seconds, or has not finished
+its answer ``timeout`` seconds after the attempt began (checked while the body arrives),
+so a call takes about ``(max_retries + 1) * timeout`` plus the waits at most.
+Redirects are not followed (urllib would forward the Authorization header to the new
+host).
 
 Every request carries an integer ``max_tokens`` (the task's budget, or the
 ``max_tokens`` argument for all tasks; see :meth:`OpenAICompatBackend.token_budget`)
@@ -75,6 +83,14 @@ MAX_RETRIES_LIMIT = 10
 DEFAULT_TIMEOUT = 120.0
 #: the token budget of a request whose prompt names no known task (see token_budget)
 DEFAULT_MAX_TOKENS = 256
+#: what replaces the API key wherever a server echoed it (answers, errors)
+REDACTED = "[redacted]"
+#: the environment variables read when no explicit value is given (as OpenAI's own client does)
+BASE_URL_ENV = "OPENAI_BASE_URL"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+#: a choice: listing a server's models is instant on any server that is up; a server
+#: busy with another client's long generation gets the request timeout (see list_models)
+MODELS_TIMEOUT = 30.0
 
 
 def response_format(schema: Mapping[str, Any] | None, mode: str) -> dict | None:
@@ -123,13 +139,25 @@ _OPENER = urllib.request.build_opener(_NoRedirect)
 
 
 class OpenAICompatBackend:
-    def __init__(self, base_url: str, model: str, *, api_key_env: str = "OPENAI_API_KEY",
+    def __init__(self, base_url: str | None = None, model: str | None = None, *,
+                 api_key_env: str = DEFAULT_KEY_ENV,
                  timeout: float = DEFAULT_TIMEOUT, max_retries: int = 2, backoff: float = 0.5,
                  max_tokens: int | None = None, max_wait: float = 30.0, max_failures: int = 5,
                  max_response_bytes: int = MAX_RESPONSE_BYTES, schema: str = "json_schema",
                  tries: int = DEFAULT_TRIES, temperature: float = 0.0, stream: bool = False):
+        if base_url is None:
+            base_url = os.environ.get(BASE_URL_ENV) or None
+            if base_url is None:
+                raise BackendError(f"openai-compat backend: no base_url given and ${BASE_URL_ENV} is not set: "
+                                   "pass --base-url URL (or --backend-arg base_url=URL)")
         if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
             raise BackendError(f"base_url must start with http:// or https://, got {base_url!r}")
+        if not isinstance(model, str) or not model.strip():
+            raise BackendError("openai-compat backend: no model given: pass --model NAME (or --backend-arg "
+                               "model=NAME); on the command line simcore takes the server's only model")
+        if not isinstance(api_key_env, str) or not api_key_env.strip():
+            raise BackendError(f"openai-compat backend: api_key_env must name an environment variable, "
+                               f"got {api_key_env!r}")
         #: requests per ask, repairs included (read by ModelClient; see mockllm.client)
         self.answer_tries = int(_number("tries", tries, integer=True, lo=1, hi=MAX_TRIES))
         #: the sampling temperature of every request (read by ModelClient)
@@ -161,22 +189,13 @@ class OpenAICompatBackend:
         self.answered = False  # the server has sent at least one HTTP response
 
     def _headers(self) -> dict:
-        headers = {"Content-Type": "application/json"}
-        key = (os.environ.get(self.api_key_env) or "").strip()
-        if key:
-            if any(not 0x21 <= ord(ch) <= 0x7E for ch in key):
-                # http.client would refuse the header with the key in its message
-                raise BackendError(f"the API key in ${self.api_key_env} contains spaces or control "
-                                   "characters; set it to the bare key")
-            headers["Authorization"] = f"Bearer {key}"
-        return headers
+        return {"Content-Type": "application/json", **auth_header(self.api_key_env)}
 
-    def _scrub(self, text: str) -> str:
-        key = os.environ.get(self.api_key_env)
-        for variant in {key, (key or "").strip()}:
-            if variant:
-                text = text.replace(variant, "***")
-        return text
+    def redact(self, text: str) -> str:
+        """``text`` with the API key (as set in ``$api_key_env``, and trimmed) replaced by
+        :data:`REDACTED`: for anything that came from the server or names its request."""
+        return redact_key(text, os.environ.get(self.api_key_env))
+
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str:
@@ -190,7 +209,7 @@ class OpenAICompatBackend:
                                    f"(max_failures={self.max_failures}): stopping the run") from None
             raise
         self.failures_in_a_row = 0
-        return answer
+        return self.redact(answer)  # a server may echo the key into its answer
 
     def _chat(self, messages: Sequence[Message], temperature: float, seed: int | None,
               fmt: dict | None = None) -> str:
@@ -228,14 +247,14 @@ class OpenAICompatBackend:
                                                 if fmt is not None and exc.code in (400, 422, 500) else "")
                 wait = _retry_after(exc.headers, self.max_wait)
                 if exc.code in FATAL_STATUS:
-                    raise BackendFatal(self._scrub(
+                    raise BackendFatal(self.redact(
                         f"{url}: HTTP {exc.code} ({FATAL_STATUS[exc.code]}): the server refused the request; "
                         f"check the API key in ${self.api_key_env} and the model name: stopping the run")) from None
                 if exc.code in RETRYABLE_STATUS:
                     continue
-                raise BackendError(self._scrub(f"{url}: {problem} (not retried)")) from None
+                raise BackendError(self.redact(f"{url}: {problem} (not retried)")) from None
             except _TooLarge:
-                raise BackendError(self._scrub(f"{url}: response larger than {self.max_response_bytes} bytes "
+                raise BackendError(self.redact(f"{url}: response larger than {self.max_response_bytes} bytes "
                                                "(max_response_bytes): refused")) from None
             except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError,
                     http.client.HTTPException) as exc:
@@ -243,14 +262,14 @@ class OpenAICompatBackend:
                 if not self.answered and isinstance(reason, (ConnectionRefusedError, socket.gaierror)):
                     what = ("connection refused (nothing listens there?)" if isinstance(reason, ConnectionRefusedError)
                             else "unknown host")
-                    raise BackendFatal(self._scrub(f"{url}: {what} at the first call: stopping the run")) from None
+                    raise BackendFatal(self.redact(f"{url}: {what} at the first call: stopping the run")) from None
                 if isinstance(reason, (socket.timeout, TimeoutError)):
                     problem = f"no answer within the {self.timeout:g} s timeout"
                 else:
                     problem = f"connection failed ({type(reason).__name__})"
                 continue
             return self._content(raw, url)
-        raise BackendError(self._scrub(f"{url}: {problem} after {self.max_retries + 1} attempt(s)"))
+        raise BackendError(self.redact(f"{url}: {problem} after {self.max_retries + 1} attempt(s)"))
 
     def token_budget(self, messages: Sequence[Message]) -> int:
         """``max_tokens`` of a request: the backend's ``max_tokens`` when given, else the
@@ -301,16 +320,16 @@ class OpenAICompatBackend:
         try:
             payload = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise BackendError(self._scrub(f"{url}: response is not JSON")) from None
+            raise BackendError(self.redact(f"{url}: response is not JSON")) from None
         try:
             choices = payload["choices"]
             if not choices:
-                raise BackendError(self._scrub(f"{url}: response has an empty 'choices' list"))
+                raise BackendError(self.redact(f"{url}: response has an empty 'choices' list"))
             content = choices[0]["message"]["content"]
         except (KeyError, TypeError, IndexError):
-            raise BackendError(self._scrub(f"{url}: response lacks choices[0].message.content")) from None
+            raise BackendError(self.redact(f"{url}: response lacks choices[0].message.content")) from None
         if not isinstance(content, str):
-            raise BackendError(self._scrub(f"{url}: choices[0].message.content is not a string"))
+            raise BackendError(self.redact(f"{url}: choices[0].message.content is not a string"))
         return content
 
     def _streamed(self, raw: bytes, url: str) -> str:
@@ -319,7 +338,7 @@ class OpenAICompatBackend:
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise BackendError(self._scrub(f"{url}: streamed response is not UTF-8")) from None
+            raise BackendError(self.redact(f"{url}: streamed response is not UTF-8")) from None
         pieces, events, done = [], 0, False
         for line in text.splitlines():
             if not line.startswith("data:"):
@@ -332,14 +351,77 @@ class OpenAICompatBackend:
                 choice = json.loads(data)["choices"][0]
                 piece = (choice.get("delta") or choice.get("message") or {}).get("content")
             except (json.JSONDecodeError, KeyError, TypeError, IndexError, AttributeError):
-                raise BackendError(self._scrub(f"{url}: a streamed event lacks choices[0].delta")) from None
+                raise BackendError(self.redact(f"{url}: a streamed event lacks choices[0].delta")) from None
             events += 1
             if piece is not None and not isinstance(piece, str):
-                raise BackendError(self._scrub(f"{url}: a streamed delta's content is not a string"))
+                raise BackendError(self.redact(f"{url}: a streamed delta's content is not a string"))
             pieces.append(piece or "")
         if not events or not done:
-            raise BackendError(self._scrub(f"{url}: streamed response {'ended before [DONE]' if events else 'has no events'}"))
+            raise BackendError(self.redact(f"{url}: streamed response {'ended before [DONE]' if events else 'has no events'}"))
         return "".join(pieces)
+
+
+def redact_key(text: str, key: str | None) -> str:
+    """``text`` with ``key`` (and ``key`` trimmed of surrounding white space) replaced by
+    :data:`REDACTED`; unchanged when there is no key."""
+    for variant in sorted({key or "", (key or "").strip()}, key=len, reverse=True):
+        if variant:
+            text = text.replace(variant, REDACTED)
+    return text
+
+
+def auth_header(api_key_env: str) -> dict:
+    """``{"Authorization": "Bearer KEY"}`` from ``$api_key_env`` (trimmed), or ``{}`` when
+    it is unset or empty; a BackendError (not showing the key) when the key holds spaces
+    or control characters, which http.client would refuse with the key in its message."""
+    key = (os.environ.get(api_key_env) or "").strip()
+    if not key:
+        return {}
+    if any(not 0x21 <= ord(ch) <= 0x7E for ch in key):
+        raise BackendError(f"the API key in ${api_key_env} contains spaces or control "
+                           "characters; set it to the bare key")
+    return {"Authorization": f"Bearer {key}"}
+
+
+def list_models(base_url: str, *, api_key_env: str = DEFAULT_KEY_ENV, timeout: float = MODELS_TIMEOUT,
+                max_bytes: int = MAX_RESPONSE_BYTES) -> list[str]:
+    """The model ids the server at ``base_url`` lists (``GET {base_url}/models``, as
+    OpenAI's API, vLLM, llama.cpp and Ollama answer it: ``{"data": [{"id": ...}, ...]}``;
+    a ``"models"`` list is read too), in the server's order.  One request, no retry, no
+    redirect followed; a :class:`BackendError` (the key redacted) when the server cannot
+    be reached or its answer is not such a list."""
+    url = f"{base_url.rstrip('/')}/models"
+    key = os.environ.get(api_key_env)
+    request = urllib.request.Request(url, headers=auth_header(api_key_env), method="GET")
+    try:
+        with _OPENER.open(request, timeout=timeout) as resp:
+            raw = resp.read(max_bytes + 1)
+    except urllib.error.HTTPError as exc:
+        exc.close()
+        raise BackendError(redact_key(f"{url}: HTTP {exc.code}", key)) from None
+    except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError,
+            http.client.HTTPException, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        what = ("connection refused (nothing listens there?)" if isinstance(reason, ConnectionRefusedError)
+                else "unknown host" if isinstance(reason, socket.gaierror)
+                else f"no answer within {timeout:g} s" if isinstance(reason, (socket.timeout, TimeoutError))
+                else f"cannot connect ({type(reason).__name__})")
+        raise BackendError(redact_key(f"{url}: {what}", key)) from None
+    if len(raw) > max_bytes:
+        raise BackendError(f"{url}: response larger than {max_bytes} bytes")
+    try:
+        payload = json.loads(raw.decode("utf-8"))
+        rows = payload.get("data") if isinstance(payload.get("data"), list) else payload["models"]
+        if not isinstance(rows, list):
+            raise TypeError
+    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, AttributeError, RecursionError):
+        raise BackendError(f"{url}: the answer is not a list of models (no 'data' list)") from None
+    names = []
+    for row in rows:
+        name = row.get("id") or row.get("model") or row.get("name") if isinstance(row, dict) else row
+        if isinstance(name, str) and name.strip() and name not in names:
+            names.append(redact_key(name, key))
+    return names
 
 
 def _retry_after(headers, cap: float) -> float | None:

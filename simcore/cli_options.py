@@ -204,9 +204,10 @@ def _share(ctx: click.Context, param: click.Parameter, value):
 
 
 def backend_options(fn: Callable) -> Callable:
-    """--backend, --backend-arg, --record, --append, --replay, --replay-misses,
-    --max-fallback-share (see :mod:`simcore.backends`).  The last three go to
-    ``ctx.meta`` and are read by :func:`backend_settings` and :func:`simcore.launch.launch`."""
+    """--backend, --backend-arg, --model, --base-url, --record, --append, --replay,
+    --replay-misses, --concurrency, --log-calls, --max-fallback-share (see
+    :mod:`simcore.backends`).  All but --backend, --backend-arg, --record and --replay go
+    to ``ctx.meta`` and are read by :func:`backend_settings` and :func:`simcore.launch.launch`."""
     from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE
 
     fn = click.option("--max-fallback-share", type=float, default=None, expose_value=False, callback=_share,
@@ -216,7 +217,8 @@ def backend_options(fn: Callable) -> Callable:
     fn = click.option("--log-calls", type=click.Path(dir_okay=False), default=None, expose_value=False,
                       callback=_store_backend_option, metavar="FILE",
                       help="Write one JSON line per model call (task, attempt, latency, parse result, sizes) "
-                           "to FILE; wall-clock data, never in metrics.json.")(fn)
+                           "to FILE (a new file in an existing directory; an existing one only with "
+                           "--overwrite, never a cassette); wall-clock data, never in metrics.json.")(fn)
     fn = click.option("--concurrency", type=click.IntRange(1, 64), default=1, show_default=True,
                       expose_value=False, callback=_store_backend_option, metavar="N",
                       help="Run up to N jobs at once in threads (for a backend that waits on a server); "
@@ -237,19 +239,30 @@ def backend_options(fn: Callable) -> Callable:
                            "for openai-compat-v1 also model, timeout (default 120), max_retries, backoff, "
                            "max_failures, max_tokens, tries (requests per answer, repairs included; default 2), "
                            "temperature, stream. Values take the argument's type.")(fn)
+    fn = click.option("--base-url", "base_url", default=None, metavar="URL", expose_value=False,
+                      callback=_store_backend_option,
+                      help="The OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (--backend-arg base_url=URL; "
+                           "implies --backend openai-compat-v1) [default: $OPENAI_BASE_URL].")(fn)
+    fn = click.option("--model", "model", default=None, metavar="NAME", expose_value=False,
+                      callback=_store_backend_option,
+                      help="The model to ask (--backend-arg model=NAME; implies --backend openai-compat-v1) "
+                           "[default: the only model the server's /models lists].")(fn)
     fn = click.option("--backend", default="mock-v1", show_default=True,
                       help="Registered chat backend id (mock-v1, mock-exact-v1, openai-compat-v1).")(fn)
     return fn
 
 
 def backend_settings(backend: str, backend_args, record, replay, workers: int) -> dict:
-    """Validated config fields for the backend options (raises InputError).
+    """Validated config fields for the backend options (raises InputError), checked before
+    any work: the options' combinations, the --record / --log-calls paths
+    (:func:`simcore.backends.check_backend_files`), the backend and its arguments -- for
+    the HTTP backend completed by --model / --base-url and the environment
+    (:func:`simcore.backends.http_settings`) -- or the --replay cassette (header and entries).
 
-    ``--append`` and ``--replay-misses`` are read from the click context (see
-    :func:`backend_options`)."""
-    import os
-
-    from simcore.backends import build_backend, parse_backend_args
+    ``--append``, ``--replay-misses``, ``--log-calls``, ``--model``, ``--base-url`` (and
+    ``--overwrite``) are read from the click context (see :func:`backend_options`)."""
+    from simcore.backends import (build_backend, check_append, check_backend_files, http_settings,
+                                  parse_backend_args)
     from simcore.errors import InputError
 
     ctx = click.get_current_context(silent=True)
@@ -266,18 +279,31 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
     if record and workers > 1 and (sweep.get("grid") or sweep.get("replicates") is not None):
         raise InputError("--record", record, "a sweep records with --workers 1 only (its runs append to the "
                                              "cassette as they finish); a plain run records with any --workers")
-    if record and os.path.lexists(record) and not append:
-        raise InputError("--record", record, "the cassette exists; choose a new path, or pass --append to add "
-                                             "this run's exchanges to it")
+    check_backend_files(record=record, append=append, log_calls=meta.get("log_calls"), replay=replay,
+                        overwrite=bool(sweep.get("overwrite")),
+                        out=ctx.params.get("out") if ctx is not None else None)
     args = parse_backend_args(backend_args)
     if not replay:
+        given = ctx is None or _given(ctx, "backend")
+        backend, args = http_settings(backend, args, model=meta.get("model"), base_url=meta.get("base_url"),
+                                      backend_given=given, echo=lambda line: click.echo(line, err=True))
         build_backend(backend, args)  # reject a bad id or argument before running
+        if record and append:
+            check_append(record, backend, args)
     else:  # the run reports the backend the cassette was recorded with (metrics.json as recorded)
-        from mockllm.cassette import read_header
+        from mockllm.cassette import ReplayBackend
 
-        header = read_header(replay) or {}
+        header = ReplayBackend(replay, misses=misses).meta  # every line checked before any work
         if isinstance(header.get("backend"), str):
             backend = header["backend"]
-            args = tuple((str(k), str(v)) for k, v in header.get("backend_args") or ())
+            args = tuple((k, v) for k, v in header.get("backend_args") or ())
     return {"backend": backend, "backend_args": args, "record": record, "replay": replay,
             "replay_misses": misses}
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    """Whether option ``name`` was given (on the command line or from the environment)."""
+    from click.core import ParameterSource
+
+    source = ctx.get_parameter_source(name)
+    return source is not None and source not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
