@@ -32,8 +32,8 @@ RUNS = {
          "astra.speak": (4, 12, 0, 0, 4, 0)}),
     "dominance-json_object.jsonl": (
         ["dominance", "--agent", "peer", "--user", "peer", "--dialogues", "1", "--max-turns", "4"],
-        {"dominance-read": (4, 6, 3, 0, 1, 0),
-         "dominance-say": (4, 12, 0, 0, 4, 0)}),
+        {"dominance-read": (1, 3, 0, 0, 1, 0),
+         "dominance-say": (1, 3, 0, 0, 1, 0)}),
     "mind-json_object.jsonl": (
         ["mind", "--groups", "1", "--sizes", "2", "--variants", "mind", "--seeds", "1"],
         {"travel.propose-v1": (2, 6, 0, 0, 2, 0),
