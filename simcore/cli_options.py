@@ -123,6 +123,11 @@ def sweep_options(fn: Callable) -> Callable:
                      help="Run the headline comparison once per stand-in of each LLM role's family "
                           "(or of the named roles; `simcore roles` lists them) and write a table of "
                           "each claim under each stand-in: robustness.json and robustness-*.csv."),
+        click.option("--metrics", "metrics", metavar="PATTERN,...", default=None, expose_value=False,
+                     callback=_store_sweep_option,
+                     help="Sweep: the metrics shown on the terminal, as fnmatch patterns "
+                          "(results.*.DHR); 'all' for every one [default: the study's headline]. "
+                          "sweep_summary.csv always has them all."),
         click.option("--json", "json", is_flag=True, default=False, expose_value=False,
                      callback=_store_sweep_option,
                      help="Plain run: print the tables as one JSON object on stdout (numbers as numbers, "

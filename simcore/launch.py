@@ -128,7 +128,8 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
         summary = run_sweep(study_path, config, grid=grid,
                             replicates=DEFAULT_REPLICATES if replicates is None else replicates,
                             out=out, resume=resume, executor=executor, scheduler=scheduler,
-                            workers=workers, progress=progress, echo=click.echo, overwrite=overwrite)
+                            workers=workers, progress=progress, echo=click.echo, overwrite=overwrite,
+                            metrics=[m.strip() for m in str(opts.get("metrics") or "").split(",") if m.strip()])
         failed = summary.metrics["failed"]
         if failed and click.get_current_context(silent=True) is not None:
             raise RunsFailed(f"{failed} of {summary.metrics['runs']} run(s) failed; they are listed above "
@@ -140,6 +141,9 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
         return summary
     if resume:
         raise InputError("--resume", "", "continues a sweep (--grid or --replicates); a plain run keeps no log")
+    if opts.get("metrics"):
+        raise InputError("--metrics", str(opts["metrics"]), "chooses the metrics a sweep shows; a plain run "
+                                                            "shows its tables (--json for data)")
     if out is not None:
         from simcore.files import prepare_out_dir
 

@@ -20,4 +20,4 @@ BACKEND_META = "simcore.backend"
 DEFAULT_MAX_FALLBACK_SHARE = 0.05
 
 #: the sweep options :func:`simcore.launch.launch` takes from the command line or as keywords
-SWEEP_OPTIONS = ("grid", "replicates", "resume", "executor", "scheduler", "overwrite", "robustness", "json")
+SWEEP_OPTIONS = ("grid", "replicates", "resume", "executor", "scheduler", "overwrite", "robustness", "json", "metrics")

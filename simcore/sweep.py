@@ -606,18 +606,39 @@ def _num(x: float) -> str:
     return f"{x:.4g}"
 
 
-def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6) -> Table:
-    """What the terminal shows: one row per metric, one column per grid point, cells
-    ``mean [ci95_low, ci95_high]`` (the CSV has the same numbers at full precision).
-    With more than ``max_points`` points it is the long ``sweep_summary`` table."""
+def chosen_metrics(names: Sequence[str], patterns: Sequence[str]) -> list[str]:
+    """The metric names matching any of ``patterns`` (fnmatch: ``results.*.DHR``), in order;
+    every name for no pattern or ``all``."""
+    import fnmatch
+
+    if not patterns or "all" in patterns:
+        return list(names)
+    return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
+
+
+def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6,
+             metrics: Sequence[str] = ()) -> Table:
+    """What the terminal shows: one row per metric -- those matching ``metrics`` (the
+    study's ``sweep_headline`` by default; ``all`` for every one) -- one column per grid
+    point, cells ``mean [ci95_low, ci95_high]`` (sweep_summary.csv has every metric at full
+    precision).  With more than ``max_points`` points it is the long ``sweep_summary`` table
+    of those metrics."""
     points = summary.metrics["points"]
-    if len(points) > max_points:
-        return summary.tables[0]
-    texts = [", ".join(f"{a.key}={t}" for a, t in zip(axes, combo))
-             for combo in itertools.product(*[a.texts for a in axes])] if axes else ["all runs"]
     names: list[str] = []
     for p in points:
         names.extend(n for n in p["metrics"] if n not in names)
+    shown = chosen_metrics(names, metrics)
+    more = len(names) - len(shown)
+    tail = (f"{more} more metric(s) in sweep_summary.csv (--metrics all shows them)" if more else "")
+    if len(points) > max_points:
+        t = summary.tables[0]
+        i = t.columns.index("metric") if "metric" in t.columns else None
+        rows = [r for r in t.rows if i is None or r[i] in shown]
+        note = "\n".join(x for x in (t.note, tail) if x)
+        return Table(t.name, t.title, t.columns, rows, note=note)
+    names = shown
+    texts = [", ".join(f"{a.key}={t}" for a, t in zip(axes, combo))
+             for combo in itertools.product(*[a.texts for a in axes])] if axes else ["all runs"]
     rows = []
     for name in names:
         row = [name]
@@ -631,8 +652,8 @@ def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6) -> Tab
                 row.append(f"{_num(st['mean'])} [{_num(st['ci95_low'])}, {_num(st['ci95_high'])}]")
         rows.append(row)
     title = summary.tables[0].title
-    return Table("sweep_overview", f"{title} (mean [95% CI])", ["metric", *texts], rows,
-                 note=summary.tables[0].note)
+    note = "\n".join(x for x in (summary.tables[0].note, tail) if x)
+    return Table("sweep_overview", f"{title} (mean [95% CI])", ["metric", *texts], rows, note=note)
 
 
 # ---------------------------------------------------------------- the sweep
@@ -641,7 +662,7 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
               replicates: int = DEFAULT_REPLICATES, out: str | None = None, resume: bool = False,
               executor: str | None = None, scheduler: str | None = None, workers: int = 1,
               progress: bool | None = None, echo: Callable[[str], None] | None = None,
-              overwrite: bool = False) -> Summary:
+              overwrite: bool = False, metrics: Sequence[str] = ()) -> Summary:
     """Run the sweep, write ``OUT/sweep.jsonl`` and the tables, return the summary.
 
     ``out`` is checked before any run starts (:func:`simcore.files.prepare_out_dir`):
@@ -698,7 +719,8 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
     summary = build_summary(study.name, log_header, runs, axes, records)
     write_summary(out, summary, "sweep.json")
     if echo is not None:
-        echo(overview(summary, axes).render())
+        shown = list(metrics) if metrics else list(getattr(study, "sweep_headline", ()))
+        echo(overview(summary, axes, metrics=shown).render())
         echo("")
         m = summary.metrics
         if m["failed"]:

@@ -418,6 +418,8 @@ def _domain(ref: str):
 
 
 class AstraStudy:
+    #: the metrics a sweep shows on the terminal (Table 1's columns; --metrics chooses others)
+    sweep_headline = ("results.*.agent_score_all", "results.*.partner_score_all", "results.*.agreement_rate", "results.*.walk_away_rate")
     name = SYSTEM
 
     def jobs(self, config: AstraConfig) -> list[Job]:

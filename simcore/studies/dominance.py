@@ -152,6 +152,8 @@ def _domain(config: DominanceConfig):
 
 
 class DominanceStudy:
+    #: the metrics a sweep shows on the terminal (the outcomes table; --metrics chooses others)
+    sweep_headline = ("results.*.success_rate", "results.*.agent_satisfaction", "results.*.user_satisfaction")
     name = SYSTEM
 
     def jobs(self, config: DominanceConfig) -> list[Job]:

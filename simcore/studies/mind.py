@@ -175,6 +175,8 @@ def _item_record(o) -> dict:
 
 
 class MindStudy:
+    #: the metrics a sweep shows on the terminal (Table 1's headline columns; --metrics chooses others)
+    sweep_headline = ("results.*.DHR", "results.*.DR", "results.*.S_total", "results.*.high_w_hit")
     name = "mind"
 
     def jobs(self, config: MindConfig) -> list[Job]:

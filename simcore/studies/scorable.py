@@ -99,6 +99,8 @@ class ScorableConfig:
 
 
 class ScorableStudy:
+    #: the metrics a sweep shows on the terminal (Table 1; --metrics chooses others)
+    sweep_headline = ("results.*.FAR", "results.*.PAR", "results.*.LAR")
     name = SYSTEM
 
     def jobs(self, config: ScorableConfig) -> list[Job]:
