@@ -45,6 +45,11 @@ def test_tom_hand_worked():
     assert tom_metrics([(3, 5), (7, 5)])["pearson"] is None  # constant guesses
 
 
+def test_jain_of_tiny_equal_values_is_one():
+    """Hypothesis found 1.0000008 for three values of 8.1e-160 (their squares underflow)."""
+    assert jain([8.139672224630414e-160] * 3) == pytest.approx(1.0, abs=1e-12)
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.floats(0, 100), min_size=1, max_size=8))
 def test_jain_bounds(s):

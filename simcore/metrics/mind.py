@@ -36,6 +36,9 @@ def _rate(num: float, den: float) -> float | None:
 
 def jain(s: Sequence[float]) -> float | None:
     """Jain's fairness index of non-negative values; None when all are zero."""
+    top = max(s, default=0.0)
+    if 0 < top < 1e-100:  # squares would underflow to subnormals (index above 1): scale first
+        s = [x / top for x in s]
     total = sum(s)
     sq = sum(x * x for x in s)
     if sq == 0:
