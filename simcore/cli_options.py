@@ -14,13 +14,24 @@ class CommaChoice(click.ParamType):
 
     name = "list"
 
-    def __init__(self, choices: Sequence[str]):
+    def __init__(self, choices: Sequence[str], registry_prefix: str | None = None):
         self.choices = tuple(choices)
+        #: ``scorable-`` accepts a name's registry id too (``scorable-base-om-p1-v1`` for ``base-om-p1``)
+        self.registry_prefix = registry_prefix
+
+    def _canonical(self, v: str) -> str:
+        import re
+
+        if self.registry_prefix and v.startswith(self.registry_prefix):
+            bare = re.sub(r"-v\d+$", "", v[len(self.registry_prefix):])
+            if bare in self.choices:
+                return bare
+        return v
 
     def convert(self, value, param, ctx):
         if isinstance(value, tuple):
             return value
-        items = [v.strip() for v in str(value).split(",") if v.strip()]
+        items = [self._canonical(v.strip()) for v in str(value).split(",") if v.strip()]
         if not items:
             self.fail(f"empty list; valid: {', '.join(self.choices)}", param, ctx)
         bad = [v for v in items if v not in self.choices]

@@ -157,25 +157,25 @@ class ScorableStudy:
                    "game_counts": counts, "config": config_block(config), "results": results}
         t1 = Table("scorable_outcomes", f"Table 1 analogue -- negotiation outcomes ({game.id}, "
                    f"{config.trials} trials per method, seed {config.seed})",
-                   ("method", "FAR", "PAR", "LAR", "fallbacks"),
-                   [(METHODS[m][0], results[m]["FAR"], results[m]["PAR"], results[m]["LAR"], results[m]["fallbacks"])
+                   ("method", "label", "FAR", "PAR", "LAR", "fallbacks"),
+                   [(m, METHODS[m][0], results[m]["FAR"], results[m]["PAR"], results[m]["LAR"], results[m]["fallbacks"])
                     for m in config.methods],
                    note="FAR: final deal accepted by all; PAR: final deal passes (>= N-1 incl. veto holders); "
                         "LAR: some deal of the session passes.")
-        rows = [(METHODS[m][0], *[results[m]["MSE"].get(p) for p in others], results[m]["MSE"]["avg"])
+        rows = [(m, METHODS[m][0], *[results[m]["MSE"].get(p) for p in others], results[m]["MSE"]["avg"])
                 for m in config.methods if results[m]["MSE"]]
         tables = [t1]
         if rows:
             tables.append(Table("scorable_mse", "Table 2 analogue -- estimation error (MSE per table entry, "
-                                "0-100 scale) of p1's final estimates", ("method", *others, "avg"), rows))
+                                "0-100 scale) of p1's final estimates", ("method", "label", *others, "avg"), rows))
         traced = [m for m in config.methods if results[m].get("MSE_by_turn")]
         if traced:
             T = game.turns + 1
             cols = sorted(set(range(0, T + 1, max(1, T // 6))) | {T})
             tables.append(Table("scorable_mse_by_turn", "MSE of p1's estimates as the session goes on "
                                 "(average over the other parties and over trials; column = turn)",
-                                ("method", *[f"t{t}" for t in cols]),
-                                [(METHODS[m][0], *[results[m]["MSE_by_turn"][t] for t in cols]) for m in traced]))
+                                ("method", "label", *[f"t{t}" for t in cols]),
+                                [(m, METHODS[m][0], *[results[m]["MSE_by_turn"][t] for t in cols]) for m in traced]))
         return with_model_calls(Summary(system=SYSTEM, metrics=metrics, tables=tables), outputs)
 
 
@@ -186,7 +186,7 @@ STUDY = ScorableStudy()
 @common_options(SYSTEM)
 @click.option("--game", default="harbour-sport-park", show_default=True, metavar="ID|PATH",
               help=f"A shipped game ({', '.join(GAMES)}) or a game file (.json/.toml).")
-@click.option("--methods", type=CommaChoice(METHOD_IDS), default=",".join(METHOD_IDS), show_default=True,
+@click.option("--methods", type=CommaChoice(METHOD_IDS, registry_prefix="scorable-"), default=",".join(METHOD_IDS), show_default=True,
               help="Comma-separated method configurations.")
 @click.option("--trials", type=click.IntRange(1, 1_000_000), default=500, show_default=True,
               help="Trials (sessions) per method.")
