@@ -218,7 +218,9 @@ def main(argv=None) -> None:
         sys.exit(exc.exit_code)
     except SimcoreError as exc:
         # bad input: 2; a backend that stopped the run or answers that mostly fell back: 3
-        click.echo(f"simcore: error: {exc}", err=True)
+        from simcore.textsafe import visible  # a message may quote a file's or a model's text
+
+        click.echo(visible(f"simcore: error: {exc}", oneline=True), err=True)
         sys.exit(getattr(exc, "exit_code", 2))
     except BrokenPipeError:
         sys.exit(0)
