@@ -237,12 +237,17 @@ def main(argv=None) -> None:
             import traceback
 
             traceback.print_exc()
-        click.echo(f"simcore: internal error: {exc}. This is a bug in simcore, not in your input: please "
-                   f"report it with the command you ran ({DEBUG_ENV}=1 shows the traceback)", err=True)
+        from simcore.textsafe import visible  # the move may quote a model's words
+
+        click.echo(visible(f"simcore: internal error: {exc}. This is a bug in simcore, not in your input: please "
+                           f"report it with the command you ran ({DEBUG_ENV}=1 shows the traceback)", oneline=True),
+                   err=True)
         sys.exit(exc.exit_code)
     except SimcoreError as exc:
         # bad input: 2; a backend that stopped the run or answers that mostly fell back: 3
-        click.echo(f"simcore: error: {exc}", err=True)
+        from simcore.textsafe import visible  # a message may quote a file's or a model's text
+
+        click.echo(visible(f"simcore: error: {exc}", oneline=True), err=True)
         sys.exit(getattr(exc, "exit_code", 2))
     except BrokenPipeError:
         sys.exit(0)

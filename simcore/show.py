@@ -12,46 +12,102 @@ whose full ids pick them.
 Every event carrying noise the mock injected (:mod:`simcore.noise`) gets a ``[noise]``
 line after its negotiation.
 
-The file is not trusted: every line must be a transcript event (field names and
-types are checked on reading), and a run whose events its renderer cannot read is
+The file is not trusted: every line shown must be a transcript event (field names
+and types are checked on reading), and a run whose events its renderer cannot read is
 one error naming the run, never a traceback.
+
+The file is read one line at a time and only the runs shown are kept (see
+:func:`simcore.transcript.jsonl_lines` for the line cap and the torn last line).
+Without ``--group`` reading stops at the first line of the run after the ``--limit``
+shown (simcore writes a run's events together); with it the whole file is scanned,
+but a line of another run is only looked at for its run id (read from the front of
+the line, as the report does), so only the matching runs' ids are kept besides the
+one shown.  Everything printed goes through :func:`simcore.textsafe.visible`: a
+control character in a model's words shows as ``\\x1b``, never reaches the terminal.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 
 from simcore import noise
 from simcore.errors import InputError, SimcoreError
 from simcore.studies import STUDIES
-from simcore.transcript import read_jsonl, runs
+from simcore.textsafe import visible
+from simcore.transcript import Event, jsonl_lines, run_of_line
 
 
 def _matches(rid: str, run_id: str) -> bool:
     return rid.endswith("/" + run_id) or f"/{run_id}/" in rid + "/"
 
 
-def show_file(path: str, *, run_id: str | None = None, limit: int = 3) -> str:
-    grouped = runs(read_jsonl(path))
-    if not grouped:
+def _lines(path: str):
+    """``(line number, line, run id)`` of each line of the transcript; the run id is read
+    from the front of the line, or from the parsed event if the line is laid out otherwise."""
+    with contextlib.closing(jsonl_lines(path)) as lines:
+        for lineno, line in lines:
+            rid = run_of_line(line)
+            yield lineno, line, (rid if rid is not None else Event.from_json(line, path, lineno).run)
+
+
+def _first_runs(path: str, limit: int) -> dict[str, list[Event]]:
+    """The first ``limit`` runs of the file; stops reading at the next run's first line."""
+    grouped: dict[str, list[Event]] = {}
+    with contextlib.closing(_lines(path)) as lines:
+        for lineno, line, rid in lines:
+            if rid not in grouped:
+                if len(grouped) == limit:
+                    break
+                grouped[rid] = []
+            grouped[rid].append(Event.from_json(line, path, lineno))
+    return grouped
+
+
+def _one_run(path: str, run_id: str) -> tuple[str, list[Event], str]:
+    """The run ``--group run_id`` picks, its events, and the note naming the other matches."""
+    exact: list[Event] = []
+    first: str | None = None
+    first_events: list[Event] = []
+    others: dict[str, None] = {}  # ids only
+    sample: dict[str, None] = {}
+    for lineno, line, rid in _lines(path):
+        if len(sample) < 5:
+            sample.setdefault(rid, None)
+        if rid == run_id:
+            exact.append(Event.from_json(line, path, lineno))
+        elif _matches(rid, run_id):
+            if first is None:
+                first = rid
+            if rid == first:
+                first_events.append(Event.from_json(line, path, lineno))
+            else:
+                others.setdefault(rid, None)
+    if not sample:
         raise InputError(path, "", "no events in this transcript")
+    if exact:
+        return run_id, exact, ""
+    if first is None:
+        raise InputError(path, "--group", f"no run matches {run_id!r} (runs look like: {', '.join(sample)}, ...)")
     note = ""
-    if run_id is not None:
-        if run_id in grouped:
-            picked = [run_id]
-        else:
-            picked = [k for k in grouped if _matches(k, run_id)]
-        if not picked:
-            sample = ", ".join(list(grouped)[:5])
-            raise InputError(path, "--group", f"no run matches {run_id!r} (runs look like: {sample}, ...)")
-        if len(picked) > 1:
-            others = picked[1:]
-            shown = ", ".join(others[:5]) + (", ..." if len(others) > 5 else "")
-            note = (f"({len(others)} more run(s) match {run_id!r}: {shown}; "
-                    "give a full run id to show another)")
-        grouped = {picked[0]: grouped[picked[0]]}
+    if others:
+        listed = list(others)
+        shown = ", ".join(listed[:5]) + (", ..." if len(listed) > 5 else "")
+        note = (f"({len(listed)} more run(s) match {run_id!r}: {shown}; "
+                "give a full run id to show another)")
+    return first, first_events, note
+
+
+def show_file(path: str, *, run_id: str | None = None, limit: int = 3) -> str:
+    """The text ``simcore show`` prints, control characters escaped."""
+    note = ""
+    if run_id is None:
+        grouped = _first_runs(path, limit)
+        if not grouped:
+            raise InputError(path, "", "no events in this transcript")
     else:
-        grouped = dict(list(grouped.items())[:limit])
+        rid, events, note = _one_run(path, run_id)
+        grouped = {rid: events}
     blocks = []
     for rid, events in grouped.items():
         system = rid.split("/", 1)[0]
@@ -68,4 +124,4 @@ def show_file(path: str, *, run_id: str | None = None, limit: int = 3) -> str:
                              f"({type(exc).__name__}: {exc})") from None
     if note:
         blocks.append(note)
-    return "\n\n".join(blocks)
+    return visible("\n\n".join(blocks))

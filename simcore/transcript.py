@@ -148,20 +148,89 @@ def read_jsonl(path: str) -> Iterator[Event]:
         yield Event.from_json(line, path, lineno)
 
 
+#: the longest line a transcript may hold, in bytes: a longer one (or a file that never
+#: ends a line, such as /dev/zero) is refused instead of being held in memory
+MAX_LINE = 64 * 1024 * 1024
+
+
 def jsonl_lines(path: str) -> Iterator[tuple[int, str]]:
-    """``(line number, line)`` of each non-blank line of the text file ``path``; a file
-    that cannot be opened or is not UTF-8 is an :class:`InputError` naming it."""
+    """``(line number, line)`` of each non-blank line of the text file ``path``, read one
+    line at a time.  A file that cannot be opened or read, a line that is not UTF-8 and a
+    line longer than :data:`MAX_LINE` are each an :class:`InputError` naming the file.
+
+    A *torn* last line -- no newline at its end and not complete JSON, what a writer
+    stopped in the middle of a line leaves -- is skipped with one warning line on
+    standard error, as ``--resume`` drops the torn tail of a sweep log; every reader of
+    transcripts (``simcore show``, ``simcore report``) goes through here, so they agree."""
     try:
-        handle = open(path, encoding="utf-8")
+        handle = open(path, "rb")
     except OSError as exc:
         raise InputError(path, "", exc.strerror or str(exc)) from None
     with handle:
-        try:
-            for lineno, line in enumerate(handle, 1):
-                if line.strip():
-                    yield lineno, line
-        except UnicodeDecodeError:
-            raise InputError(path, "", "not UTF-8 text") from None
+        lineno = 0
+        while True:
+            cap = MAX_LINE
+            try:
+                raw = handle.readline(cap + 1)
+            except OSError as exc:  # /proc/self/mem, an I/O error
+                raise InputError(path, f"line {lineno + 1}", f"cannot read ({exc.strerror or exc})") from None
+            if not raw:
+                return
+            lineno += 1
+            last = not raw.endswith(b"\n")
+            if last and len(raw) > cap:
+                raise InputError(path, f"line {lineno}", f"longer than {_size(cap)} without a line break: "
+                                 "not a transcript")
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                if last:
+                    _torn(path, lineno)
+                    return
+                raise InputError(path, f"line {lineno}", "not UTF-8 text") from None
+            if not line.strip():
+                continue
+            if last and _incomplete(line):
+                _torn(path, lineno)
+                return
+            yield lineno, line
+
+
+def _size(n: int) -> str:
+    return f"{n // 2**20} MiB" if n >= 2**20 and n % 2**20 == 0 else f"{n} bytes"
+
+
+def _incomplete(line: str) -> bool:
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return True
+    except (RecursionError, ValueError):
+        return False  # complete but bad: Event.from_json says what is wrong
+    return False
+
+
+def _torn(path: str, lineno: int) -> None:
+    import sys
+
+    from simcore.textsafe import visible
+
+    print(visible(f"simcore: warning: {path}: line {lineno}: cut off (no newline at the end, not complete "
+                  "JSON), as a write stopped mid-line leaves it; skipped", oneline=True), file=sys.stderr)
+
+
+_RUN_PREFIX = '{"run":"'
+
+
+def run_of_line(line: str) -> str | None:
+    """The run id at the front of a line as :meth:`Event.to_json` writes it, or None
+    (then the line must be parsed to know its run)."""
+    if not line.startswith(_RUN_PREFIX):
+        return None
+    end = line.find('"', len(_RUN_PREFIX))
+    if end < 0 or "\\" in line[len(_RUN_PREFIX):end]:
+        return None
+    return line[len(_RUN_PREFIX):end]
 
 
 def runs(events: Iterable[Event]) -> dict[str, list[Event]]:

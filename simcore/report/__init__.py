@@ -14,7 +14,7 @@ import importlib
 import os
 
 from simcore.errors import InputError
-from simcore.report import load, page
+from simcore.report import checked, load, page
 from simcore.report.steps import Sampler, anchor, match, pick_one, render_steps
 
 MODULES = {"mind": "simcore.report.mind", "scorable": "simcore.report.scorable",
@@ -66,8 +66,10 @@ def _run_section(run: load.Run, sample: int, first: bool) -> tuple[str, list[tup
         got = load.select_runs(tpath, sampler)
         _check_runs(tpath, run.system, got)
         got = sampler.pick(got, lambda events: not noise.notes(events))
-    for title, sid, body in mod.sections(run, got):
-        parts.append(page.section(title, body, sid, level=3))
+    read = os.path.join(run.path, "metrics.json") + (f" or {tpath}" if got else "")
+    with checked.reading(run.metrics, os.path.join(run.path, "metrics.json"), read):
+        for title, sid, body in mod.sections(run, got):
+            parts.append(page.section(title, body, sid, level=3))
     if tpath is None:
         parts.append(page.missing("step-throughs: this run kept no transcripts.jsonl "
                                   "(--no-transcripts, or transcripts turned off)."))
@@ -90,7 +92,10 @@ def _run_section(run: load.Run, sample: int, first: bool) -> tuple[str, list[tup
         parts.append(page.section("Step through a negotiation", body, f"{run.system}-steps", level=3))
     robust = run.robustness
     if robust is not None:
-        parts.append(page.section("Headlines across the stand-ins of each LLM role", robustness_body(robust),
+        rpath = load.robustness_path(run.path)
+        with checked.reading(robust, rpath, rpath):
+            body = robustness_body(robust)
+        parts.append(page.section("Headlines across the stand-ins of each LLM role", body,
                                   f"{run.system}-robustness", level=3))
     sid = f"sys-{run.system}"
     toc.append((sid, run.system))
@@ -101,7 +106,10 @@ def _sweep_section(sw: load.Sweep, first: bool) -> tuple[str, list[tuple[str, st
     from simcore.report import sweep as sweep_mod
 
     sid = f"sweep-{sw.system}"
-    return page.section(f"{sw.system} sweep: {sw.path}", sweep_mod.body(sw), sid, first=first), [(sid, f"{sw.system} sweep")]
+    spath = os.path.join(sw.path, "sweep.json")
+    with checked.reading(sw.summary, spath, spath):
+        body = sweep_mod.body(sw)
+    return page.section(f"{sw.system} sweep: {sw.path}", body, sid, first=first), [(sid, f"{sw.system} sweep")]
 
 
 def robustness_body(data: dict) -> str:
@@ -128,7 +136,10 @@ def robustness_body(data: dict) -> str:
 
 def _robustness_section(item: load.Robustness, first: bool) -> tuple[str, list[tuple[str, str]]]:
     sid = f"robust-{item.system}"
-    return (page.section(f"{item.system} across stand-ins: {item.path}", robustness_body(item.data), sid,
+    rpath = os.path.join(item.path, load.ROBUSTNESS)
+    with checked.reading(item.data, rpath, rpath):
+        body = robustness_body(item.data)
+    return (page.section(f"{item.system} across stand-ins: {item.path}", body, sid,
                          first=first), [(sid, f"{item.system} robustness")])
 
 

@@ -24,13 +24,14 @@ from typing import Any, Callable
 import attrs
 
 from simcore.errors import InputError
+from simcore.report.checked import wrap
 from simcore.files import read_text
 from simcore.studies import STUDIES
 from simcore.transcript import Event, jsonl_lines
+from simcore.transcript import run_of_line as _run_of
 
 TRANSCRIPT = "transcripts.jsonl"
 ROBUSTNESS = "robustness.json"
-_PREFIX = '{"run":"'
 
 
 def robustness_path(path: str) -> str | None:
@@ -82,7 +83,7 @@ def load_robustness(path: str) -> dict:
                 and all(isinstance(m, dict) and isinstance(m.get("name"), str) for m in role["members"])
                 and all(isinstance(c, dict) and isinstance(c.get("values"), dict) for c in role["claims"].values())):
             raise InputError(path, f"roles.{role_id}", "not a role's results as simcore writes them")
-    return data
+    return wrap(data)
 
 
 @attrs.frozen
@@ -113,10 +114,10 @@ def load_run(path: str) -> Run:
     if not isinstance(metrics, dict):
         raise InputError(mpath, "", "expected a JSON object")
     system = metrics.get("system")
-    if system not in STUDIES:
+    if not isinstance(system, str) or system not in STUDIES:
         raise InputError(mpath, "system", f"{system!r} is not a system this simcore knows "
                                           f"({', '.join(STUDIES)}); written by another version?")
-    return Run(path, system, metrics)
+    return Run(path, system, wrap(metrics))
 
 
 def load_sweep(path: str) -> Sweep:
@@ -134,7 +135,7 @@ def load_sweep(path: str) -> Sweep:
         raise InputError(spath, "runs", f"{what} of {summary.get('runs')} run(s) (see "
                                         f"{os.path.join(path, 'sweep_failures.csv')}); finish the sweep with "
                                         f"--resume before reporting it")
-    return Sweep(path, system, summary)
+    return Sweep(path, system, wrap(summary))
 
 
 def discover(path: str) -> list[Run | Sweep | Robustness]:
@@ -162,16 +163,6 @@ def discover(path: str) -> list[Run | Sweep | Robustness]:
         raise InputError(path, "", "holds no simcore run: no metrics.json, sweep.json or robustness.json here or in "
                                    f"{'/, '.join(STUDIES)}/ (run `simcore run ... --out DIR` first)")
     return found
-
-
-def _run_of(line: str) -> str | None:
-    """The run id at the front of a line written by Event.to_json, or None."""
-    if not line.startswith(_PREFIX):
-        return None
-    end = line.find('"', len(_PREFIX))
-    if end < 0 or "\\" in line[len(_PREFIX):end]:
-        return None
-    return line[len(_PREFIX):end]
 
 
 def select_runs(path: str, want: Callable[[str], bool]) -> dict[str, list[Event]]:

@@ -12,6 +12,8 @@ import re
 from html import escape
 from typing import Any, Sequence
 
+from simcore.textsafe import visible
+
 CSS = """
 :root { --fg:#1d1d1f; --muted:#5b5b66; --line:#d9d9e0; --accent:#0072B2; --bg:#fff; --soft:#f6f7f9; }
 * { box-sizing: border-box; }
@@ -71,7 +73,8 @@ ul.sample { columns:2; font-size:14px; }
 
 
 def esc(x: Any) -> str:
-    return escape("" if x is None else str(x))
+    """HTML-escaped text with its control characters written visibly (``\\x1b``)."""
+    return escape(visible("" if x is None else str(x)))
 
 
 def slug(text: str) -> str:
@@ -80,7 +83,7 @@ def slug(text: str) -> str:
 
 
 def num(v: Any, nd: int = 3, percent: bool = False) -> str:
-    """A number for a table cell; '-' for missing."""
+    """A number for a table cell; '-' for missing; anything else is a TypeError."""
     if v is None or isinstance(v, bool):
         return "-" if v is None else ("yes" if v else "no")
     if isinstance(v, (int, float)):
@@ -91,7 +94,9 @@ def num(v: Any, nd: int = 3, percent: bool = False) -> str:
         if isinstance(v, int):
             return str(v)
         return f"{v:.{nd}f}"
-    return esc(v)
+    # a string, list or object where metrics.json should hold a number: the caller's
+    # simcore.report.checked.reading names the field
+    raise TypeError(f"must be real number, not {type(v).__name__}")
 
 
 def table(columns: Sequence[str], rows: Sequence[Sequence[Any]], *, cls: str = "", caption: str = "",

@@ -10,8 +10,16 @@ as zero.
 from __future__ import annotations
 
 import math
-from html import escape
+from html import escape as _html_escape
 from typing import Mapping, Sequence
+
+from simcore.textsafe import visible
+
+
+def escape(text: str) -> str:
+    """HTML/XML-escaped text with its control characters written visibly (``\\x1b``)."""
+    return _html_escape(visible(text))
+
 
 # Okabe-Ito: distinguishable with the common colour-vision deficiencies and in grey print
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442", "#000000")
