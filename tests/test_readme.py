@@ -29,7 +29,7 @@ def test_python_quick_start_runs_and_prints_the_outcome():
 def test_quick_start_commands_and_ci_agree():
     readme = _readme()
     quick = readme.split("## Quick start", 1)[1].split("```", 2)[1].strip().splitlines()
-    assert quick == ["pip install . && simcore run", "pip install -e '.[test]' && python -m pytest"]
+    assert quick == ["pip install . && simcore run", "pip install -e '.[test]' && python -m pytest -n 2"]
     with open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8") as fh:
         ci = fh.read()
     assert "pip install --quiet -e '.[test" in ci and "python -m pytest" in ci
