@@ -23,6 +23,7 @@ import click
 from policies.dominance import DominanceAgent, Voice
 from policies.dominance_state import RELATIONS, random_preferences
 from simcore import seeding
+from simcore.textsafe import visible
 from simcore.errors import IllegalMove
 from simcore.protocols.dialogue import (CLOSING, Booking, PublicRecord, Propose, Unreadable, check_decision,
                                        check_legal)
@@ -69,7 +70,8 @@ def command(relation, domain, seed, max_turns, agent_opens):
     agent._speak, agent._read = voice.speak, voice.read
     person = _Person()
     record = PublicRecord()
-    echo = click.echo
+    def echo(text: str = "") -> None:  # model and typed text is not trusted: controls shown escaped
+        click.echo(visible(text))
     echo(f"You are choosing a {dom.topic} with a {relation} agent ({dom.id}, {len(dom.options)} options).")
     for c in dom.criteria:
         echo(f"  {c.name}: {', '.join(c.values)}")

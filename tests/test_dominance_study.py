@@ -265,3 +265,10 @@ def test_chat_greets_reveals_the_agent_and_scores_the_booking():
     assert r.output.count("you: Italian or Chinese?") == 1 and "I could not read" not in r.output
     assert "the agent's hidden preferences" in r.output
     assert f"{best} scores 1.00 for the agent" in r.output
+
+
+def test_chat_prints_control_characters_escaped():
+    from simcore.cli import cli
+
+    r = CliRunner().invoke(cli, ["chat", "dominance"], input="hi\x1b]0;pwned\x07\nbye\n")
+    assert r.exit_code == 0 and "\x1b" not in r.output and "\\x1b]0;pwned\\x07" in r.output
