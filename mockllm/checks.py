@@ -10,6 +10,7 @@ which the client retries and then answers with the caller's counted fallback.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from typing import Any, Collection, Mapping
@@ -59,10 +60,21 @@ def finite(task_id: str, what: str, value: Any, text: str) -> float:
     return out
 
 
+@functools.lru_cache(maxsize=1024)
+def _flat_cached(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def _flat(text: str) -> str:
+    if len(text) > 4096:  # a long (model) answer is not kept in the cache
+        return " ".join(text.split()).casefold()
+    return _flat_cached(text)
+
+
 def mentions(text: str, name: str) -> bool:
-    """``name`` occurs in ``text`` as written, up to case and runs of whitespace."""
-    flat = " ".join(str(text).split()).casefold()
-    return " ".join(str(name).split()).casefold() in flat
+    """``name`` occurs in ``text`` as written, up to case and runs of whitespace (the
+    flattened text is cached: one answer is checked against every name in turn)."""
+    return _flat(str(name)) in _flat(str(text))
 
 
 def mentions_code(text: str, code: str) -> bool:

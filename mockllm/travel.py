@@ -219,6 +219,9 @@ class SpeakTask(Task):
         return out
 
 
+_DIGIT = re.compile(r"\d")
+
+
 def _willingness_leak(said: str, levels, names) -> str | None:
     """The private willingness a message states, if any: the word itself, or one of the
     speaker's levels written as a number anywhere outside the item names and values
@@ -229,7 +232,7 @@ def _willingness_leak(said: str, levels, names) -> str | None:
     rest = said
     for name in sorted((n for n in names if isinstance(n, str) and n), key=len, reverse=True):
         rest = rest.replace(name, " ")
-    if not any(ch.isdigit() for ch in rest):
+    if _DIGIT.search(rest) is None:  # (the per-character isdigit scan was 6% of a MIND job: issue 21)
         return None
     for w in sorted({w for w in levels if isinstance(w, int) and not isinstance(w, bool)}):
         if re.search(rf"(?<![\w.]){w}(?![\w]|\.\d)", rest):

@@ -33,6 +33,8 @@ from typing import Optional, Sequence
 
 import attrs
 
+from simcore.rules import Rule
+
 # stance -> fairness -> lambda.  Section 4.2 / Figure 3 give lambda by the partner's stance:
 # greedy "around 0.9", neutral "around 0.5", generous "around 0.3"; Table 7 prints lambda=0.3
 # for "Fairness=unfair, Stance=generous", so fairness does not shift it.  Before the partner's
@@ -68,6 +70,41 @@ TABLE5_ORDER = ("LIC", "CSC", "RC", "LGR", "MGF", "AEO", "REO", "NCR", "RNC")
 #: tactics whose "When" reads the partner's latest move (its concession, its offer's scores), as
 #: against the phase of the negotiation (LIC, AEO: early; LGR: anytime)
 REACTIVE = ("CSC", "RC", "MGF", "REO", "NCR", "RNC")
+#: Table 5 as data: each tactic's "When" as simcore reads it (``_when``), its "How" (how stage 3
+#: ranks the LP candidates under it), the passage, the parameter holding its choice.  The docs'
+#: Table 5 (docs/astra.md), ``--list-params`` and the report's step-through read it.
+RULES = (
+    Rule("astra-tactics", "LIC", "fewer than `lic_offers` (6) offers exchanged, the agent has offered and not conceded",
+         "Initial Concession: the candidate with the highest S_p", 'Table 5 LIC "Early in the negotiation; no '
+         'initial concessions"; 6: choice', "lic_offers", keys=[("tactic", "LIC")], label="Initial Concession"),
+    Rule("astra-tactics", "CSC", "the agent's last concession >= `large` (3), the partner's < `significant` (1), "
+         "stance neutral or generous", "Continued-Smaller Concessions: a concession, closest to half the last one",
+         'Table 5 CSC "after a large concession, if the partner responds with a small or no concession"',
+         "large", keys=[("tactic", "CSC")], label="Continued-Smaller Concessions"),
+    Rule("astra-tactics", "RC", "stance generous, the partner conceded >= `significant` (1)",
+         "Reciprocal Concessions: a conceding candidate first, then the concession nearest the target",
+         'Table 5 RC "significant concession"; 1: Table 7 answers a 1-point concession with RC', "significant",
+         keys=[("tactic", "RC")], label="Reciprocal Concessions"),
+    Rule("astra-tactics", "LGR", "always", "Logrolling: the highest joint score", 'Table 5 LGR "Anytime"',
+         keys=[("tactic", "LGR")], label="Logrolling"),
+    Rule("astra-tactics", "MGF", "the partner's offer gives it more than the agent",
+         "Mutual Gain Focus: the smallest abs(S_a - S_p), then the highest joint",
+         'Table 5 MGF "gives them a higher score than yours"', keys=[("tactic", "MGF")], label="Mutual Gain Focus"),
+    Rule("astra-tactics", "AEO", "fewer than `early_offers` (3) valid offers exchanged",
+         "Aggressive Early Offers: the highest S_a", 'Table 5 AEO "before many offers are exchanged"; 3: choice',
+         "early_offers", keys=[("tactic", "AEO")], label="Aggressive Early Offers"),
+    Rule("astra-tactics", "REO", "the partner's offer leaves the agent <= `extreme_share` (0.25) of its maximum",
+         "Response to Extreme Offer: the highest S_a", 'Table 5 REO "extremely selfish offer"; 25%: A.2 '
+         '"20-30% of the total"', "extreme_share", keys=[("tactic", "REO")], label="Response to Extreme Offer"),
+    Rule("astra-tactics", "NCR", "stance neutral (no concession in the partner's last two offers)",
+         "No Concession Response: S_a closest to the previous own offer",
+         'Table 5 NCR "remains firm, making no concessions in their last two offers"', "hold_against_fair",
+         keys=[("tactic", "NCR")], label="No Concession Response"),
+    Rule("astra-tactics", "RNC", "stance greedy (the partner's last two offers raised its own score)",
+         "Reject Negative Concession: S_a closest to the previous own offer",
+         'Table 5 RNC "negative concession"', keys=[("tactic", "RNC")], label="Reject Negative Concession"),
+)
+
 #: how the best-fit tactic is picked among the applicable ones (``TacticParams.selection``)
 SELECTIONS = ("tft", "precedence", "listing", "collaborative-first", "competitive-first")
 

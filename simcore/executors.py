@@ -159,6 +159,9 @@ def stop_workers(pool: Executor) -> None:
             process.terminate()
     for process in processes:
         process.join(5)
+        if process.is_alive():  # still there after SIGTERM and 5 s (seen on a loaded machine): SIGKILL
+            process.kill()
+            process.join(5)
 
 
 @contextlib.contextmanager

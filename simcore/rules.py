@@ -15,7 +15,7 @@ from typing import Sequence
 import attrs
 
 #: policy modules that export RULES, by system
-MODULES = {"mind": ("policies.mind", "policies.mad")}
+MODULES = {"mind": ("policies.mind", "policies.mad"), "astra": ("policies.astra_modules",)}
 
 
 @attrs.frozen
@@ -44,12 +44,20 @@ def table(rules_: Sequence[Rule], name: str) -> tuple[Rule, ...]:
     return tuple(r for r in rules_ if r.table == name)
 
 
+#: column headers of a table whose rows are not "first that holds" (#, condition, action)
+HEADERS = {"astra-tactics": ("tactic", "When (as simcore reads it; every tactic whose When holds is a candidate)",
+                             "How (stage 3's ranking)")}
+
+
 def markdown(rules_: Sequence[Rule]) -> str:
     """A Markdown table of rows (#, condition, action, source)."""
-    lines = ["| # | condition (first that holds) | action | source |", "|---|---|---|---|"]
+    name = rules_[0].table if rules_ else ""
+    first, cond, act = HEADERS.get(name, ("#", "condition (first that holds)", "action"))
+    lines = [f"| {first} | {cond} | {act} | source |", "|---|---|---|---|"]
+    cell = lambda t: t.replace("|", "\\|")  # noqa: E731
     for r in rules_:
         param = f" (`{r.parameter}`)" if r.parameter else ""
-        lines.append(f"| {r.row} | {r.condition}{param} | {r.action} | {r.source} |")
+        lines.append(f"| {cell(r.row)} | {cell(r.condition)}{param} | {cell(r.action)} | {cell(r.source)} |")
     return "\n".join(lines)
 
 
@@ -78,14 +86,15 @@ def describe(system: str) -> str:
 
 # ------------------------------------------------------------------ docs generated from the data
 #: file -> the tables written into it between <!-- rules:NAME --> and <!-- /rules --> markers
-DOC_TABLES = {"README.md": ("mind-voter", "mind-proposer", "base")}
+DOC_TABLES = {"README.md": ("mind-voter", "mind-proposer", "base"), "docs/astra.md": ("astra-tactics",)}
 
 
 def _marked(name: str) -> tuple[str, str]:
     return f"<!-- rules:{name} -->", "<!-- /rules -->"
 
 
-def render_into(text: str, name: str, system: str = "mind") -> str:
+def render_into(text: str, name: str, system: str | None = None) -> str:
+    system = system or next(s for s, mods in MODULES.items() if any(r.table == name for r in rules(s)))
     start, end = _marked(name)
     a = text.index(start) + len(start)
     b = text.index(end, a)

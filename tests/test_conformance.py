@@ -17,10 +17,16 @@ def test_policy_conformance(policy_id):
     assert check_policy(policy_id) > 0
 
 
-@pytest.mark.parametrize("backend_id", [b for b in registered("backend") if not resolve("backend", b).meta.get("network")])
+@pytest.mark.parametrize("backend_id", [b for b in registered("backend")
+                                        if not {"network", "fault_injection"} & set(resolve("backend", b).meta)])
 def test_local_backend_conformance(backend_id):
     backend = make("backend", backend_id)
     assert check_backend(backend, exact=backend_id == "mock-exact-v1", name=backend_id) > 0
+
+
+def test_the_conformance_check_catches_the_fault_injecting_backend():
+    with pytest.raises(ConformanceError):
+        check_backend(make("backend", "adversarial-v1", share=1.0), name="adversarial-v1")
 
 
 class _MockServer(BaseHTTPRequestHandler):

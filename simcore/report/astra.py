@@ -11,17 +11,14 @@ from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
 
 SYSTEM = "astra"
-TACTICS = {  # Table 5, "When" column
-    "REO": "Response to Extreme Offer: the partner makes an extremely selfish offer",
-    "AEO": "Aggressive Early Offers: at the start, before many offers are exchanged",
-    "RNC": "Reject Negative Concession: the partner's last two offers increased its own score",
-    "CSC": "Continued-Smaller Concessions: after a large concession, the partner conceded little",
-    "NCR": "No Concession Response: the partner made no concession in its last two offers",
-    "RC": "Reciprocal Concessions: the partner makes a significant concession",
-    "LIC": "Initial Concession: early, no initial concession made yet",
-    "MGF": "Mutual Gain Focus: the partner's latest offer gives it a higher score than ours",
-    "LGR": "Logrolling: anytime",
-}
+def _tactic(code: str) -> str:
+    """Table 5's row for a tactic, from the policy's rule data (policies/astra_modules.RULES)."""
+    from simcore.rules import lookup, rules
+
+    row = lookup(rules("astra"), "tactic", code)
+    return f"{code} ({row.label}): when {row.condition}" if row is not None else code
+
+
 MODES = {
     "ask_highest": ("ask the partner's highest priority", "2.2 Asking Preference"),
     "ask_lowest": ("ask the partner's lowest priority", "2.2 Asking Preference"),
@@ -269,7 +266,7 @@ def step_rows(events) -> list[Step]:
         if e.speaker == "agent" and "tactic" in trace:
             t = trace["tactic"]
             rule = f"offer by tactic {t}"
-            src = f"2.3 stages 1-3; Table 5 {TACTICS.get(t, t)}; eq. 4 final = alpha*PAP + beta*SA"
+            src = f"2.3 stages 1-3; Table 5 {_tactic(t)}; eq. 4 final = alpha*PAP + beta*SA"
             inputs += [("stage 1: fairness, stance", esc(f"{trace.get('fairness')}, {trace.get('stance')}")),
                        ("lambda (tit for tat), max bound", esc(f"{trace.get('lambda')}, {trace.get('max_bound')}")),
                        ("stage 2: LP solves", esc(trace.get("solves")))]
