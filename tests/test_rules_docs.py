@@ -43,3 +43,24 @@ def test_list_params_prints_the_rule_tables():
     out = CliRunner().invoke(cli, ["run", "mind", "--list-params"]).output
     assert "rules mind-voter:" in out and "rules base:" in out
     assert "B9 \"SIGNAL READING\"" in out
+
+
+def test_every_rule_a_dominance_reply_records_has_a_row():
+    """Each rule id the response trees can record is a row of the trees' data."""
+    import re
+
+    from simcore.rules import lookup
+
+    src = open(os.path.join(ROOT, "policies", "dominance.py"), encoding="utf-8").read()
+    ids = set(re.findall(r'"((?:F\d|exit|open)\.[a-z-]+)"', src))
+    assert len(ids) > 20
+    rows = rules.rules("dominance")
+    missing = sorted(i for i in ids if lookup(rows, "rule", i) is None)
+    assert not missing, missing
+
+
+def test_every_astra_tactic_has_a_row():
+    from policies.astra_modules import TACTICS
+
+    rows = rules.rules("astra")
+    assert {r.row for r in rows} == set(TACTICS)

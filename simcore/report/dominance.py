@@ -121,9 +121,19 @@ def step_rows(events) -> list[Step]:
             inputs.append(("what the listener read", "<br>".join(heard)))
         src = h.get("figure") or ""
         src = f"response tree {src}" if src.startswith("Fig") else src
+        row = _row(h.get("rule", ""))
+        if row is not None:  # the rule's row in the trees' data (policies/dominance_rules.py)
+            inputs.append(("branch (rule table)", esc(f"{row.condition} -> {row.action}")))
+            src = f"{src}: {row.source}" if src else row.source
         steps.append(Step(f"t{e.round}", f"{e.speaker} ({h.get('relation', '')})", e.text, h.get("rule", ""), src,
                           tuple(inputs)))
     return steps
+
+
+def _row(rule_id: str):
+    from simcore.rules import lookup, rules
+
+    return lookup(rules("dominance"), "rule", rule_id)
 
 
 def outcome(events) -> str:
