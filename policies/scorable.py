@@ -75,6 +75,28 @@ import attrs
 import numpy as np
 
 from scenarios.scorable import Game
+from simcore.rules import Rule
+
+#: the negotiator's proposal rule as data (docs/scorable.md is written from it; the report cites it)
+RULES = (
+    Rule("scorable-negotiator", "1", "every turn after p1's opening",
+         "aspiration u'(t) = tau + (best - tau) (1 - (t/T)^(1/e)), from the best own score to the threshold",
+         'seed 1 "gradually lowers its aspiration level"; the curve and e = 1 are choices', "concession_exponent",
+         keys=[("propose", "aspiration")]),
+    Rule("scorable-negotiator", "2", "candidates", "deals whose own score >= aspiration (with `amend_max_issues`: "
+         "those changing at most that many issues of the deal on the table, when any reaches it)",
+         "choice (no passage gives the candidate set)", "amend_max_issues", keys=[("propose", "candidates")]),
+    Rule("scorable-negotiator", "3", "among the candidates",
+         "the one predicted most accepted: every veto holder; the number accepting; the lowest, then the summed "
+         "percentile standing among the others; own score; the lowest deal index",
+         'seed 2 "at least a minimum required number of parties, including all veto holders"; the order is a '
+         "choice", "acceptance_rule", keys=[("propose", "*")]),
+    Rule("scorable-negotiator", "4", "the prediction of party j",
+         "its method's shared estimate when the party estimates, else the echo of j's public deals "
+         "(and, with `echo_words`, of its words): j accepts the best `assumed_share` (0.5) of deals by it",
+         'seed 4.1 Base-LLM "without explicit preference estimation"; 2 "infer others\' preferences from the '
+         'history of d_t and u_t"', "assumed_share", keys=[("predict", "*")]),
+)
 
 
 def aspiration(game: Game, party: int, turn: int, last_turn: int, exponent: float = 1.0, start: float = 1.0,

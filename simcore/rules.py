@@ -16,7 +16,7 @@ import attrs
 
 #: policy modules that export RULES, by system
 MODULES = {"mind": ("policies.mind", "policies.mad"), "astra": ("policies.astra_modules",),
-           "dominance": ("policies.dominance_rules",)}
+           "dominance": ("policies.dominance_rules",), "scorable": ("policies.scorable",)}
 
 
 @attrs.frozen
@@ -48,7 +48,8 @@ def table(rules_: Sequence[Rule], name: str) -> tuple[Rule, ...]:
 #: column headers of a table whose rows are not "first that holds" (#, condition, action)
 HEADERS = {"astra-tactics": ("tactic", "When (as simcore reads it; every tactic whose When holds is a candidate)",
                              "How (stage 3's ranking)"),
-           "dominance": ("rule", "on what was heard: condition", "reply")}
+           "dominance": ("rule", "on what was heard: condition", "reply"),
+           "scorable-negotiator": ("step", "what", "rule")}
 
 
 def markdown(rules_: Sequence[Rule]) -> str:
@@ -89,7 +90,7 @@ def describe(system: str) -> str:
 # ------------------------------------------------------------------ docs generated from the data
 #: file -> the tables written into it between <!-- rules:NAME --> and <!-- /rules --> markers
 DOC_TABLES = {"README.md": ("mind-voter", "mind-proposer", "base"), "docs/astra.md": ("astra-tactics",),
-              "docs/dominance.md": ("dominance",)}
+              "docs/dominance.md": ("dominance",), "docs/scorable.md": ("scorable-negotiator",)}
 
 
 def _marked(name: str) -> tuple[str, str]:

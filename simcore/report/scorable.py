@@ -113,6 +113,12 @@ def _signals(sigs) -> str:
                      for s in sigs or []) or "none read"
 
 
+def _negotiator_rules():
+    from simcore.rules import rules
+
+    return rules("scorable")
+
+
 def step_rows(events) -> list[Step]:
     method = kind(events[0].run)
     est_name = next((v for k, v in ESTIMATORS.items() if method.startswith(k)), None)
@@ -135,7 +141,8 @@ def step_rows(events) -> list[Step]:
             rule, src = "p1 opens with the game's initial deal", "seed 4.1: p1 opens and closes the session"
         else:
             rule = "proposal rule: best predicted acceptance among deals >= aspiration"
-            src = "simcore's stand-in for the LLM party (policies/scorable.py rules 1-4)"
+            src = "simcore's stand-in for the LLM party: " + "; ".join(
+                f"{r.row}. {r.action}" for r in _negotiator_rules())
             if "aspiration" in h:
                 inputs.append(("aspiration u'(t)", esc(f"{h['aspiration']:.1f}")))
             if "candidates" in h:
