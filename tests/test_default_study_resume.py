@@ -8,9 +8,8 @@ import importlib
 import json
 import os
 
-import pytest
 
-from simcore.cli import main
+from tests.clirun import simcore as run_simcore
 
 NAMES = ("mind", "scorable", "astra", "dominance")
 
@@ -38,11 +37,8 @@ def _fake_studies(monkeypatch, calls, interrupt_at=None):
 
 def simcore(capsys, *args) -> tuple[int, str]:
     """(exit status, stdout + stderr) of the simcore command."""
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-        raise SystemExit(0)
-    out = capsys.readouterr()
-    return stop.value.code or 0, out.out + out.err
+    code, out, err = run_simcore(capsys, *args)
+    return code or 0, out + err
 
 
 def test_an_interrupted_default_study_resumes_where_it_stopped(tmp_path, monkeypatch, capsys):

@@ -12,24 +12,9 @@ import time
 
 import pytest
 
+from procs import alive, children
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-
-
-def _children(pid: int) -> set[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as fh:
-            return {int(x) for x in fh.read().split()}
-    except OSError:
-        return set()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-    except OSError:
-        return False
-    return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"
 
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
@@ -42,18 +27,18 @@ def test_killing_the_main_process_of_a_plain_run_ends_its_workers(tmp_path, sig)
     try:
         deadline = time.monotonic() + 90
         while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
-            workers |= _children(proc.pid)
+            workers |= children(proc.pid)
             time.sleep(0.02)
         assert proc.poll() is None and len(workers) >= 2, (workers, (tmp_path / "output.txt").read_text())
         os.kill(proc.pid, sig)  # the main process only, not its group
         proc.wait(timeout=30)
         deadline = time.monotonic() + 30  # generous: dying takes milliseconds
-        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not [w for w in workers if _alive(w)], "workers outlived the killed run"
+        assert not [w for w in workers if alive(w)], "workers outlived the killed run"
     finally:
         for w in workers:
-            if _alive(w):
+            if alive(w):
                 os.kill(w, signal.SIGKILL)
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

@@ -1,18 +1,16 @@
 """A sweep's terminal summary shows the study's headline metrics, not every numeric leaf
 (issue 19 item 12: 666 lines for a 2-point ASTRA sweep before, 47 now); --metrics chooses."""
 
-import pytest
 
-from simcore.cli import main
+from tests.clirun import simcore
 from simcore.sweep import chosen_metrics
 
 
-def _simcore(capsys, *args):
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-        raise SystemExit(0)
-    out = capsys.readouterr()
-    return stop.value.code or 0, out.out, out.err
+
+
+def _run(capsys, *args):
+    code, out, err = simcore(capsys, *args)
+    return code or 0, out, err
 
 
 def test_chosen_metrics():
@@ -23,11 +21,11 @@ def test_chosen_metrics():
 
 def test_the_sweep_shows_the_headline_and_metrics_chooses(tmp_path, capsys):
     args = ["run", "mind", "--groups", "2", "--replicates", "2", "--grid", "tone_noise=0,0.2", "--no-progress"]
-    code, out, _ = _simcore(capsys, *args, "--out", str(tmp_path / "a"))
+    code, out, _ = _run(capsys, *args, "--out", str(tmp_path / "a"))
     shown = [ln.split()[0] for ln in out.splitlines() if ln.startswith("results.")]
     assert code == 0 and shown and all(m.rsplit(".", 1)[1] in ("DHR", "DR", "S_total", "high_w_hit") for m in shown)
     assert "more metric(s) in sweep_summary.csv" in out
-    code, out, _ = _simcore(capsys, *args, "--metrics", "results.mind.J", "--out", str(tmp_path / "b"))
+    code, out, _ = _run(capsys, *args, "--metrics", "results.mind.J", "--out", str(tmp_path / "b"))
     assert [ln.split()[0] for ln in out.splitlines() if ln.startswith("results.")] == ["results.mind.J"]
-    code, _, err = _simcore(capsys, "run", "mind", "--groups", "2", "--metrics", "x", "--out", str(tmp_path / "c"))
+    code, _, err = _run(capsys, "run", "mind", "--groups", "2", "--metrics", "x", "--out", str(tmp_path / "c"))
     assert code == 2 and "--metrics" in err

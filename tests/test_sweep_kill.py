@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 
 from simcore.sweep import LOG_NAME
+from procs import alive, children
 from test_sweep_run import TABLES, outputs
 
 TESTS = os.path.dirname(os.path.abspath(__file__))
@@ -133,33 +134,6 @@ def test_sigint_stops_cleanly_then_resume(tmp_path, reference):
     assert outputs(out) == reference
 
 
-def _children(pid: int) -> set[int]:
-    """Process ids whose parent is ``pid`` (Linux /proc)."""
-    found = set()
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as fh:
-                stat = fh.read()
-        except OSError:
-            continue
-        # "pid (comm) state ppid ...": comm may hold spaces, so split after the last ')'
-        fields = stat[stat.rfind(b")") + 2:].split()
-        if int(fields[1]) == pid:
-            found.add(int(name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            stat = fh.read()
-    except OSError:
-        return False
-    return stat[stat.rfind(b")") + 2:].split()[0] != b"Z"  # a zombie has died
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_kill_only_the_main_process_of_a_process_pool_sweep(tmp_path, reference):
     """SIGKILL to the main process alone (as ``kill -9 PID`` or the OOM killer does):
@@ -172,16 +146,16 @@ def test_kill_only_the_main_process_of_a_process_pool_sweep(tmp_path, reference)
     try:
         deadline = time.monotonic() + 60
         while (recorded(out) < 2 or len(workers) < 2) and proc.poll() is None and time.monotonic() < deadline:
-            workers |= _children(proc.pid)
+            workers |= children(proc.pid)
             time.sleep(0.02)
         assert proc.poll() is None, "sweep ended before it could be interrupted"
         assert len(workers) >= 2, workers
         os.kill(proc.pid, signal.SIGKILL)  # the main process only, not its group
         proc.wait(timeout=30)
         deadline = time.monotonic() + 30  # generous: dying takes milliseconds
-        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        while any(alive(w) for w in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not [w for w in workers if _alive(w)], "pool workers outlived the killed sweep"
+        assert not [w for w in workers if alive(w)], "pool workers outlived the killed sweep"
         assert recorded(out) < RUNS
         done = run(out, "--resume", "--workers", "2")
         assert done.returncode == 0, done.stderr
@@ -189,7 +163,7 @@ def test_kill_only_the_main_process_of_a_process_pool_sweep(tmp_path, reference)
         assert outputs(out) == reference
     finally:
         for w in workers:
-            if _alive(w):
+            if alive(w):
                 try:
                     os.kill(w, signal.SIGKILL)
                 except ProcessLookupError:

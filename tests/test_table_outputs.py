@@ -5,18 +5,16 @@ import csv
 import io
 import json
 
-import pytest
 
-from simcore.cli import main
+from tests.clirun import simcore
 from simcore.tables import Num, Table
 
 
-def _simcore(capsys, *args):
-    with pytest.raises(SystemExit) as stop:
-        main(list(args))
-        raise SystemExit(0)
-    out = capsys.readouterr()
-    return stop.value.code or 0, out.out, out.err
+
+
+def _run(capsys, *args):
+    code, out, err = simcore(capsys, *args)
+    return code or 0, out, err
 
 
 def test_a_share_is_a_fraction_in_the_csv_and_a_percentage_on_the_terminal():
@@ -31,7 +29,7 @@ def test_a_share_is_a_fraction_in_the_csv_and_a_percentage_on_the_terminal():
 
 
 def test_every_cell_of_a_mind_csv_but_the_label_is_a_number(tmp_path, capsys):
-    code, out, _ = _simcore(capsys, "run", "mind", "--groups", "4", "--seeds", "2", "--no-progress",
+    code, out, _ = _run(capsys, "run", "mind", "--groups", "4", "--seeds", "2", "--no-progress",
                             "--out", str(tmp_path / "o"))
     assert code == 0 and out.count("model answers:") == 1
     rows = list(csv.reader(open(tmp_path / "o" / "table1_performance.csv")))
@@ -41,13 +39,13 @@ def test_every_cell_of_a_mind_csv_but_the_label_is_a_number(tmp_path, capsys):
 
 
 def test_json_prints_the_tables_as_data(tmp_path, capsys):
-    code, out, _ = _simcore(capsys, "run", "mind", "--groups", "3", "--no-progress", "--json",
+    code, out, _ = _run(capsys, "run", "mind", "--groups", "3", "--no-progress", "--json",
                             "--out", str(tmp_path / "o"))
     data = json.loads(out)
     assert code == 0 and data["system"] == "mind" and data["model_calls"]["asks"] > 0
     t1 = next(t for t in data["tables"] if t["name"] == "table1_performance")
     cell = t1["rows"][0][1]
     assert isinstance(cell, float) or (isinstance(cell["value"], float) and len(cell["ci95"]) == 2)
-    code, _, err = _simcore(capsys, "run", "mind", "--groups", "3", "--json", "--replicates", "2",
+    code, _, err = _run(capsys, "run", "mind", "--groups", "3", "--json", "--replicates", "2",
                             "--out", str(tmp_path / "s"))
     assert code == 2 and "--json" in err
