@@ -47,7 +47,8 @@ import itertools
 import json
 import os
 from types import MappingProxyType
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import attrs
 
@@ -442,7 +443,8 @@ def _check_floors(d: Domain, source: str) -> None:
     """The LP floors (``lp.min_own``, ``lp.min_partner``) must leave some outcome: for
     the agent's values and each partner valuation of each setup, one outcome must give
     the agent at least ``min_own`` and that partner at least ``min_partner``."""
-    own = [d.score(d.agent, o, "agent") for o in d.outcomes]
+    own_table = d.score_table(d.agent, "agent")  # (cached on the domain: the protocol reads the same table)
+    own = [own_table[o] for o in d.outcomes]
     best_own = max(own)
     if min(d.min_own, d.min_partner) < 0:
         which = "lp.min_own" if d.min_own < 0 else "lp.min_partner"
@@ -452,8 +454,8 @@ def _check_floors(d: Domain, source: str) -> None:
                          f"(at most {best_own:g})")
     for setup in d.setups:
         for k, partner in enumerate(setup.partners):
-            best = max((d.score(partner, o, "partner") for o, sa in zip(d.outcomes, own)
-                        if sa >= d.min_own - 1e-9), default=None)
+            theirs = d.score_table(partner, "partner")
+            best = max((theirs[o] for o, sa in zip(d.outcomes, own) if sa >= d.min_own - 1e-9), default=None)
             if best is None or d.min_partner > best + 1e-9:
                 raise InputError(source, "lp.min_partner",
                                  f"{d.min_partner:g} leaves no outcome for setups.{setup.name}.partners[{k}] "

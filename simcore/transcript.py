@@ -10,7 +10,8 @@ round-trips through ``to_json``/``from_json`` exactly.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Iterator, Mapping, TextIO
+from collections.abc import Mapping
+from typing import Any, Iterable, Iterator, TextIO
 
 import attrs
 

@@ -24,7 +24,8 @@ extension; a choice): recorded with its reason and counted, never an exit 2.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import Any, Optional
 
 import attrs
 
@@ -104,10 +105,11 @@ class Episode:
 
 def _shape_fault(stated: Any) -> str:
     """Why a stated offer is not the shape :meth:`Domain.check_offer` reads, or ""."""
-    if not isinstance(stated, Mapping):
+    if type(stated) is not dict and not isinstance(stated, Mapping):  # (a dict skips the ABC check)
         return "the stated offer is not an object"
     for part in ("self", "other", "shared"):
-        if stated.get(part) is not None and not isinstance(stated.get(part), Mapping):
+        v = stated.get(part)
+        if v is not None and type(v) is not dict and not isinstance(v, Mapping):
             return f"the stated offer's {part!r} is not an object"
     return ""
 
