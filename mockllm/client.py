@@ -180,11 +180,14 @@ class ModelClient:
                     raise ParseError(task.id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
                 value = task.interpret(text, context)  # parsed and checked against the prompt
             except ParseError as exc:
-                _report(task.id, attempt, start, "parse_error", size, len(text), exc.problem)
+                if getattr(self.backend, "last_finish_reason", None) == "length":  # (recorded in cassettes)
+                    exc = ParseError(task.id, f"the answer was cut off at its token budget (finish_reason "
+                                              f"'length'): {exc.problem}", text)
+                _report(task.id, attempt, start, "parse_error", size, len(text), exc.problem, self.backend)
                 last = exc
                 messages = repair_messages(prompt, text, exc.problem)
                 continue
-            _report(task.id, attempt, start, "ok", size, len(text), "")
+            _report(task.id, attempt, start, "ok", size, len(text), "", self.backend)
             self._count(task.id, "repaired" if attempt else "first_try")
             return value
         if fallback is None:
@@ -194,11 +197,17 @@ class ModelClient:
 
 
 def _report(task_id: str, attempt: int, start: float, result: str, prompt_chars: int, answer_chars: int,
-            problem: str) -> None:
+            problem: str, backend: Any = None) -> None:
     if calllog._observer is None:
         return
     event = {"task": task_id, "attempt": attempt + 1, "latency_s": round(time.monotonic() - start, 4),
              "result": result, "prompt_chars": prompt_chars, "answer_chars": answer_chars}
     if problem:
         event["problem"] = problem[:300]
+    finish = getattr(backend, "last_finish_reason", None)
+    if finish:
+        event["finish_reason"] = finish
+    usage = getattr(getattr(backend, "inner", backend), "last_usage", None)  # (a recorder passes it on)
+    if usage:
+        event.update({k: v for k, v in usage.items()})
     calllog.report(event)
