@@ -280,6 +280,9 @@ def test_a_fatal_backend_error_ends_the_process_pools_running_jobs():
             while not all(f.running() for f in running):
                 time.sleep(0.01)
             raise BackendFatal("the server refused the request")
+    deadline = time.monotonic() + 10  # well before the jobs' 20 s sleep would end them (a loaded machine
+    while any(p.is_alive() for p in processes) and time.monotonic() < deadline:  # reaps slowly)
+        time.sleep(0.05)
     assert processes and not any(p.is_alive() for p in processes)
     assert not any(f.exception() is None for f in running)  # ended, not slept to the end
 
