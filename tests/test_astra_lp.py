@@ -207,7 +207,8 @@ def test_the_pulp_solver_prints_nothing_on_stdout(tmp_path):
     import sys
 
     out = subprocess.run([sys.executable, "-m", "simcore", "run", "astra", "--solver", "pulp", "--episodes", "1",
-                          "--partners", "base", "--setups", "integrative", "--agents", "astra", "--no-progress",
+                          "--rounds", "3", "--partners", "base", "--setups", "integrative", "--agents", "astra",
+                          "--no-progress",
                           "--out", str(tmp_path / "o")], capture_output=True, text=True, check=True)
     assert out.stdout.startswith("ASTRA Table 1 analogue"), out.stdout[:200]
     assert "HiGHS" not in out.stdout

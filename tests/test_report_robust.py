@@ -114,7 +114,7 @@ JSON_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), 
                         st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
 
 
-@settings(max_examples=160, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_mutated_metrics_are_reported_or_refused_in_one_line(runs, tmp_path, data):
     """Random edits of a real metrics.json -- a value replaced by another JSON value, or

@@ -42,7 +42,7 @@ _payloads = st.recursive(
     max_leaves=12)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.text(max_size=4), _payloads, max_size=5))
 def test_payloads_are_normalised_like_the_definition(payload):
     got = _jsonable(payload)
