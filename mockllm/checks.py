@@ -73,8 +73,11 @@ def _flat(text: str) -> str:
 
 def mentions(text: str, name: str) -> bool:
     """``name`` occurs in ``text`` as written, up to case and runs of whitespace (the
-    flattened text is cached: one answer is checked against every name in turn)."""
-    return _flat(str(name)) in _flat(str(text))
+    flattened text is cached: one answer is checked against every name in turn).  A name
+    found as it is needs no flattening: casefolding maps each character on its own and
+    whitespace runs inside the name are whole runs of the text, so it is found then too."""
+    text, name = str(text), str(name)
+    return name in text or _flat(name) in _flat(text)
 
 
 def mentions_code(text: str, code: str) -> bool:

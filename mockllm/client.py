@@ -31,7 +31,8 @@ import numpy as np
 
 from mockllm import calllog
 from mockllm.backend import ChatBackend, Message, takes_schema
-from mockllm.tasks import Task
+from mockllm.mock import in_process
+from mockllm.tasks import Task, prompt_context, reads_back
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
 
@@ -148,57 +149,88 @@ class ModelClient:
         """Parsed answer of ``task`` for ``context``; the fallback after ``tries`` unreadable answers.
 
         "Unreadable" is whatever :meth:`~mockllm.tasks.Task.interpret` refuses: an answer
-        its parser cannot read, or one naming what the scenario in the prompt lacks."""
-        prompt = task.messages(**context)
+        its parser cannot read, or one naming what the scenario in the prompt lacks.
+
+        The template mock's first try may skip the prompt text (:func:`mockllm.mock.in_process`):
+        the same answer from the context it would have read back; a retry renders the prompt."""
+        backend = self.backend
+        if in_process(backend) and reads_back(task):
+            # what the mock would read back (raises what rendering the prompt raises)
+            direct: dict | None = prompt_context(task.context_fields(context))
+            prompt: Sequence[Message] = ()
+        else:
+            direct = None
+            prompt = task.messages(**context)
         messages: Sequence[Message] = prompt
         temperature = self.temperature
         if temperature is None:
-            temperature = float(getattr(self.backend, "temperature", None) or 0.0)
-        tries = self.tries if self.tries is not None else getattr(self.backend, "answer_tries", None)
+            temperature = float(getattr(backend, "temperature", None) or 0.0)
+        tries = self.tries if self.tries is not None else getattr(backend, "answer_tries", None)
         tries = DEFAULT_TRIES if tries is None else check_tries(tries)
         # the answer's JSON schema (None for free text), for a backend that can use it
-        extra = {"schema": task.answer_schema(context)} if takes_schema(self.backend) else {}
+        extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
         last: ParseError | None = None
-        self._count(task.id, "asks")
+        stats, task_id = self.stats, task.id
+        row = stats.by_task.get(task_id)
+        if row is None:
+            row = stats.by_task[task_id] = _row()
+        stats.asks += 1
+        row["asks"] += 1
         for attempt in range(tries):
-            self._count(task.id, "calls")
+            stats.calls += 1
+            row["calls"] += 1
             if attempt:
-                self._count(task.id, "retries")
-            size = sum(len(m.content) for m in messages)
+                stats.retries += 1
+                row["retries"] += 1
             start = time.monotonic()
             try:
-                text = self.backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
+                if direct is not None:
+                    text = backend.answer_context(task, direct, call_seed(rng))
+                else:
+                    text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
             except BackendError as exc:
-                _report(task.id, attempt, start, "backend_error", size, 0, str(exc))
+                _report(task_id, attempt, start, "backend_error", messages, 0, str(exc), task, context)
                 # the backend already retried what may pass; the caller's rule takes over
                 if fallback is None:
                     raise
-                self._count(task.id, "backend_errors")
+                stats.backend_errors += 1
+                row["backend_errors"] += 1
                 break
             try:
                 if len(text) > MAX_ANSWER_CHARS:
-                    raise ParseError(task.id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
+                    raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
                 value = task.interpret(text, context)  # parsed and checked against the prompt
             except ParseError as exc:
-                _report(task.id, attempt, start, "parse_error", size, len(text), exc.problem)
+                _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, task, context)
                 last = exc
+                if direct is not None:  # the retry is a repair conversation: the full prompt
+                    direct, prompt = None, task.messages(**context)
                 messages = repair_messages(prompt, text, exc.problem)
                 continue
-            _report(task.id, attempt, start, "ok", size, len(text), "")
-            self._count(task.id, "repaired" if attempt else "first_try")
+            _report(task_id, attempt, start, "ok", messages, len(text), "", task, context)
+            if attempt:
+                stats.repaired += 1
+                row["repaired"] += 1
+            else:
+                stats.first_try += 1
+                row["first_try"] += 1
             return value
         if fallback is None:
             raise last  # type: ignore[misc]  # (only reached after parse errors)
-        self._count(task.id, "fallbacks")
+        stats.fallbacks += 1
+        row["fallbacks"] += 1
         return fallback()
 
 
-def _report(task_id: str, attempt: int, start: float, result: str, prompt_chars: int, answer_chars: int,
-            problem: str) -> None:
+def _report(task_id: str, attempt: int, start: float, result: str, messages: Sequence[Message],
+            answer_chars: int, problem: str, task: Task, context: Mapping[str, Any]) -> None:
     if calllog._observer is None:
         return
+    if not messages:  # (an observer installed by another thread during an in-process call)
+        messages = task.messages(**context)
     event = {"task": task_id, "attempt": attempt + 1, "latency_s": round(time.monotonic() - start, 4),
-             "result": result, "prompt_chars": prompt_chars, "answer_chars": answer_chars}
+             "result": result, "prompt_chars": sum(len(m.content) for m in messages),
+             "answer_chars": answer_chars}
     if problem:
         event["problem"] = problem[:300]
     calllog.report(event)

@@ -15,11 +15,13 @@ from typing import Any, Iterable, Iterator, TextIO
 
 import attrs
 
+from mockllm.jsontext import dumps_compact
 from simcore.errors import InputError
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+#: json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode, its C encoder built once
+_ENCODE = dumps_compact
 
 
 def _plain(value: Any) -> bool:
