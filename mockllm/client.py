@@ -32,7 +32,7 @@ import numpy as np
 from mockllm import calllog
 from mockllm.backend import ChatBackend, Message, takes_schema
 from mockllm.mock import in_process
-from mockllm.tasks import Task, prompt_context, reads_back
+from mockllm.tasks import Task, prompt_context
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
 
@@ -154,29 +154,71 @@ class ModelClient:
         The template mock's first try may skip the prompt text (:func:`mockllm.mock.in_process`):
         the same answer from the context it would have read back; a retry renders the prompt."""
         backend = self.backend
-        if in_process(backend) and reads_back(task):
-            # what the mock would read back (raises what rendering the prompt raises)
-            direct: dict | None = prompt_context(task.context_fields(context))
-            prompt: Sequence[Message] = ()
-        else:
-            direct = None
-            prompt = task.messages(**context)
-        messages: Sequence[Message] = prompt
+        if in_process(backend, task):
+            # the in-process first try: what the mock would read back (raises what rendering raises)
+            direct = prompt_context(task.context_fields(context))
+            temperature = self.temperature
+            if temperature is None:
+                temperature = float(backend.temperature or 0.0)
+            tries = self.tries if self.tries is not None else backend.answer_tries
+            tries = DEFAULT_TRIES if tries is None else check_tries(tries)
+            stats, task_id = self.stats, task.id
+            row = stats.by_task.get(task_id)
+            if row is None:
+                row = stats.by_task[task_id] = _row()
+            stats.asks += 1
+            row["asks"] += 1
+            stats.calls += 1
+            row["calls"] += 1
+            try:
+                text = backend.answer_context(task, direct, call_seed(rng))
+            except BackendError:
+                if fallback is None:
+                    raise
+                stats.backend_errors += 1
+                row["backend_errors"] += 1
+                stats.fallbacks += 1
+                row["fallbacks"] += 1
+                return fallback()
+            try:
+                if len(text) > MAX_ANSWER_CHARS:
+                    raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
+                value = task.interpret(text, context)  # parsed and checked against the prompt
+            except ParseError as exc:
+                # the retries are repair conversations through the backend's chat
+                return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
+                                 temperature)
+            stats.first_try += 1
+            row["first_try"] += 1
+            return value
+        prompt = task.messages(**context)
         temperature = self.temperature
         if temperature is None:
             temperature = float(getattr(backend, "temperature", None) or 0.0)
         tries = self.tries if self.tries is not None else getattr(backend, "answer_tries", None)
         tries = DEFAULT_TRIES if tries is None else check_tries(tries)
-        # the answer's JSON schema (None for free text), for a backend that can use it
-        extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
-        last: ParseError | None = None
-        stats, task_id = self.stats, task.id
-        row = stats.by_task.get(task_id)
+        stats = self.stats
+        row = stats.by_task.get(task.id)
         if row is None:
-            row = stats.by_task[task_id] = _row()
+            row = stats.by_task[task.id] = _row()
         stats.asks += 1
         row["asks"] += 1
-        for attempt in range(tries):
+        return self._ask(task, rng, fallback, context, prompt, tries, None, None, temperature)
+
+    def _ask(self, task: Task, rng: np.random.Generator, fallback: Callable[[], T] | None,
+             context: Mapping[str, Any], prompt: Sequence[Message], tries: int, refused: str | None,
+             problem: ParseError | None, temperature: float | None = None) -> Any:
+        """The tries of :meth:`ask` (the ask already counted) with the full prompt; after
+        ``refused``, an in-process first answer refused for ``problem``, from the second try."""
+        backend, stats, task_id = self.backend, self.stats, task.id
+        row = stats.by_task[task_id]
+        if temperature is None:
+            temperature = float(getattr(backend, "temperature", None) or 0.0)
+        # the answer's JSON schema (None for free text), for a backend that can use it
+        extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
+        last: ParseError | None = problem
+        messages = prompt if refused is None else repair_messages(prompt, refused, problem.problem)
+        for attempt in range(0 if refused is None else 1, tries):
             stats.calls += 1
             row["calls"] += 1
             if attempt:
@@ -184,12 +226,9 @@ class ModelClient:
                 row["retries"] += 1
             start = time.monotonic()
             try:
-                if direct is not None:
-                    text = backend.answer_context(task, direct, call_seed(rng))
-                else:
-                    text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
+                text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
             except BackendError as exc:
-                _report(task_id, attempt, start, "backend_error", messages, 0, str(exc), task, context)
+                _report(task_id, attempt, start, "backend_error", messages, 0, str(exc))
                 # the backend already retried what may pass; the caller's rule takes over
                 if fallback is None:
                     raise
@@ -201,13 +240,11 @@ class ModelClient:
                     raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
                 value = task.interpret(text, context)  # parsed and checked against the prompt
             except ParseError as exc:
-                _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, task, context)
+                _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem)
                 last = exc
-                if direct is not None:  # the retry is a repair conversation: the full prompt
-                    direct, prompt = None, task.messages(**context)
                 messages = repair_messages(prompt, text, exc.problem)
                 continue
-            _report(task_id, attempt, start, "ok", messages, len(text), "", task, context)
+            _report(task_id, attempt, start, "ok", messages, len(text), "")
             if attempt:
                 stats.repaired += 1
                 row["repaired"] += 1
@@ -223,11 +260,9 @@ class ModelClient:
 
 
 def _report(task_id: str, attempt: int, start: float, result: str, messages: Sequence[Message],
-            answer_chars: int, problem: str, task: Task, context: Mapping[str, Any]) -> None:
+            answer_chars: int, problem: str) -> None:
     if calllog._observer is None:
         return
-    if not messages:  # (an observer installed by another thread during an in-process call)
-        messages = task.messages(**context)
     event = {"task": task_id, "attempt": attempt + 1, "latency_s": round(time.monotonic() - start, 4),
              "result": result, "prompt_chars": sum(len(m.content) for m in messages),
              "answer_chars": answer_chars}

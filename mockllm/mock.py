@@ -32,7 +32,7 @@ from typing import Any, Mapping, Sequence
 from mockllm import calllog
 from mockllm.backend import Message, as_messages
 from mockllm.callrng import CallRng
-from mockllm.tasks import Task, all_mock_options, read_prompt
+from mockllm.tasks import Task, all_mock_options, read_prompt, reads_back
 from simcore.errors import InputError
 
 #: whether :func:`in_process` may answer a MockBackend's calls without the prompt text
@@ -42,6 +42,10 @@ FASTPATH = os.environ.get("SIMCORE_MOCK_FASTPATH", "1").strip() != "0"
 class MockBackend:
     #: the answers come from templates; a schema would be ignored, so none is built
     uses_schema = False
+    #: no settings of its own: the client's defaults (one retry, temperature 0), as for a
+    #: backend without these attributes (declared so that reading them costs no lookup miss)
+    answer_tries: int | None = None
+    temperature: float | None = None
 
     def __init__(self, *, exact: bool = False, **options: Any):
         known = all_mock_options()
@@ -76,7 +80,8 @@ class MockBackend:
         return f"MockBackend({', '.join(f'{k}={v!r}' for k, v in sorted(self.options.items()))})"
 
 
-def in_process(backend: Any) -> bool:
-    """Whether a call to ``backend`` may skip the prompt text: ``backend`` is exactly a
-    :class:`MockBackend`, no call observer is installed and :data:`FASTPATH` is on."""
-    return type(backend) is MockBackend and FASTPATH and calllog._observer is None
+def in_process(backend: Any, task: Task) -> bool:
+    """Whether a call of ``task`` to ``backend`` may skip the prompt text: ``backend`` is
+    exactly a :class:`MockBackend`, :data:`FASTPATH` is on, no call observer is installed
+    and ``task``'s prompts read back as ``task`` (:func:`~mockllm.tasks.reads_back`)."""
+    return type(backend) is MockBackend and FASTPATH and calllog._observer is None and reads_back(task)

@@ -266,6 +266,7 @@ def register_task(task: Task) -> Task:
     if task.id in _TASKS and type(_TASKS[task.id]) is not type(task):
         raise ValueError(f"task id {task.id!r} registered twice")
     _TASKS[task.id] = task
+    _READS_BACK.clear()  # (a task replaced under its id is no longer what its prompts read back as)
     return task
 
 
@@ -345,25 +346,23 @@ def prompt_context(fields: dict) -> dict:
     return fields
 
 
-_READS_BACK: dict[tuple, Any] = {}  # template key -> the task it was checked for, or False
+_READS_BACK: dict[Task, bool] = {}  # task -> whether read_prompt reads its prompts back as it
 
 
 def reads_back(task: Task) -> bool:
     """Whether :func:`read_prompt` recognises ``task``'s prompts as ``task`` itself (it is the
     task registered under its id, and a prompt it renders is read back as that task):
     then the mock's answer may be computed from :func:`prompt_context` without the text
-    (:meth:`mockllm.mock.MockBackend.answer_context`).  Checked once per task and template."""
-    if _TASKS.get(task.id) is not task:
-        return False
-    key = (task.id, task.instructions, task.question, task.answer_format, task.example, task.fields)
-    known = _READS_BACK.get(key)
+    (:func:`mockllm.mock.in_process`).  Checked once per task (again after any
+    :func:`register_task`)."""
+    known = _READS_BACK.get(task)
     if known is None:
         try:
             read, _ = read_prompt(task.messages(**dict.fromkeys(task.fields)))
         except UnrecognisedPrompt:
             read = None
-        known = _READS_BACK[key] = task if read is task else False
-    return known is task
+        known = _READS_BACK[task] = read is task
+    return known
 
 
 def all_mock_options() -> dict[str, Any]:
