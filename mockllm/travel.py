@@ -251,6 +251,7 @@ class SpeakTask(Task):
 
 
 _DIGIT = re.compile(r"\d")
+_ASCII_DIGITS = b"0123456789"
 
 
 def _willingness_leak(said: str, levels, names) -> str | None:
@@ -260,8 +261,9 @@ def _willingness_leak(said: str, levels, names) -> str | None:
     the number; a travel message needs no other numbers from 1 to 10."""
     if "willingness" in said.casefold():
         return "it names the willingness"
-    if _DIGIT.search(said) is None:  # no digit at all (the usual message): none without the names either
-        return None
+    raw = said.encode("utf-8", "surrogatepass")
+    if len(raw.translate(None, _ASCII_DIGITS)) == len(raw):
+        return None  # no digit 0-9 at all (the usual message): a level (written 1-10) cannot be there
     rest = said
     for name in sorted((n for n in names if isinstance(n, str) and n), key=len, reverse=True):
         rest = rest.replace(name, " ")
