@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Iterable, Iterator, Sequence, TextIO
 
 import attrs
 
@@ -145,18 +145,22 @@ def write_jsonl(events: Iterable[Event], stream: TextIO) -> int:
     for ev in events:
         batch.append(ev.to_json())
         if len(batch) >= _BATCH:
-            n += _write_lines(batch, stream)
+            n += write_lines(batch, stream)
             batch = []
-    return n + (_write_lines(batch, stream) if batch else 0)
+    return n + (write_lines(batch, stream) if batch else 0)
 
 
 _BATCH = 512
 
 
-def _write_lines(lines: list[str], stream: TextIO) -> int:
-    lines.append("")
+def write_lines(lines: Sequence[str], stream: TextIO) -> int:
+    """Write transcript lines (each an :meth:`Event.to_json`) as :func:`write_jsonl` writes
+    their events, in one call; the number written."""
+    if not lines:
+        return 0
     stream.write("\n".join(lines))
-    return len(lines) - 1
+    stream.write("\n")
+    return len(lines)
 
 
 def read_jsonl(path: str) -> Iterator[Event]:
