@@ -346,7 +346,7 @@ def prompt_context(fields: dict) -> dict:
     return fields
 
 
-_READS_BACK: dict[Task, bool] = {}  # task -> whether read_prompt reads its prompts back as it
+_READS_BACK: dict[int, tuple[Task, bool]] = {}  # id(task) -> (task, whether its prompts read back as it)
 
 
 def reads_back(task: Task) -> bool:
@@ -355,13 +355,22 @@ def reads_back(task: Task) -> bool:
     then the mock's answer may be computed from :func:`prompt_context` without the text
     (:func:`mockllm.mock.in_process`).  Checked once per task (again after any
     :func:`register_task`)."""
-    known = _READS_BACK.get(task)
-    if known is None:
+    got = _READS_BACK.get(id(task))  # (by id: a task need not be hashable)
+    if got is not None and got[0] is task:
+        return got[1]
+    if _TASKS.get(task.id) is not task:  # not registered (not kept: a registered one is)
+        return False
+    kind = type(task)
+    # the prompt must be the base class's rendering of context_fields (no override)
+    known = (kind.messages is Task.messages and kind.context_fields is Task.context_fields
+             and kind.system_text is Task.system_text and kind.closing_text is Task.closing_text)
+    if known:
         try:
             read, _ = read_prompt(task.messages(**dict.fromkeys(task.fields)))
-        except UnrecognisedPrompt:
+        except Exception:  # noqa: BLE001 - any failure: not this shortcut's to explain
             read = None
-        known = _READS_BACK[task] = read is task
+        known = read is task
+    _READS_BACK[id(task)] = (task, known)  # (the task kept, so its id is not reused)
     return known
 
 

@@ -155,3 +155,28 @@ def test_a_refused_first_answer_is_retried_through_the_full_prompt(monkeypatch):
         monkeypatch.undo()
     assert results[False] == results[True]
     assert results[True][1][SPEAK.id]["repaired"] == 1
+
+
+def test_a_task_with_its_own_rendering_or_an_unregistered_task_is_not_read_in_process():
+    from mockllm import tasks
+
+    class OwnPrompt(type(SPEAK)):
+        def messages(self, **context):
+            return super().messages(**context)
+
+    class Unregistered(type(SPEAK)):
+        id = "travel.speak-test-unregistered"
+
+    assert reads_back(SPEAK)
+    assert not reads_back(OwnPrompt())  # (not the registered task of its id either)
+    assert not reads_back(Unregistered())
+    own = OwnPrompt()
+    saved = tasks._TASKS[SPEAK.id]
+    try:
+        tasks._TASKS[SPEAK.id] = own  # registered, but renders its own prompt
+        tasks._READS_BACK.clear()
+        assert not reads_back(own)
+    finally:
+        tasks._TASKS[SPEAK.id] = saved
+        tasks._READS_BACK.clear()
+    assert reads_back(SPEAK)
