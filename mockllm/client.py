@@ -197,25 +197,26 @@ class ModelClient:
             temperature = float(getattr(backend, "temperature", None) or 0.0)
         tries = self.tries if self.tries is not None else getattr(backend, "answer_tries", None)
         tries = DEFAULT_TRIES if tries is None else check_tries(tries)
+        # the answer's JSON schema (None for free text), for a backend that can use it
+        extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
         stats = self.stats
         row = stats.by_task.get(task.id)
         if row is None:
             row = stats.by_task[task.id] = _row()
         stats.asks += 1
         row["asks"] += 1
-        return self._ask(task, rng, fallback, context, prompt, tries, None, None, temperature)
+        return self._ask(task, rng, fallback, context, prompt, tries, None, None, temperature, extra)
 
     def _ask(self, task: Task, rng: np.random.Generator, fallback: Callable[[], T] | None,
              context: Mapping[str, Any], prompt: Sequence[Message], tries: int, refused: str | None,
-             problem: ParseError | None, temperature: float | None = None) -> Any:
+             problem: ParseError | None, temperature: float, extra: Mapping[str, Any] | None = None) -> Any:
         """The tries of :meth:`ask` (the ask already counted) with the full prompt; after
-        ``refused``, an in-process first answer refused for ``problem``, from the second try."""
+        ``refused``, an in-process first answer refused for ``problem``, from the second try.
+        ``extra``: the ``schema`` argument of ``chat`` (None: built here)."""
         backend, stats, task_id = self.backend, self.stats, task.id
         row = stats.by_task[task_id]
-        if temperature is None:
-            temperature = float(getattr(backend, "temperature", None) or 0.0)
-        # the answer's JSON schema (None for free text), for a backend that can use it
-        extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
+        if extra is None:
+            extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
         last: ParseError | None = problem
         messages = prompt if refused is None else repair_messages(prompt, refused, problem.problem)
         for attempt in range(0 if refused is None else 1, tries):
