@@ -193,6 +193,8 @@ class RecordingBackend:
         self.answer_tries = getattr(inner, "answer_tries", None)
         self.temperature = getattr(inner, "temperature", None)
         self.header = {**dict(meta or {}), "tries": self.answer_tries, "temperature": self.temperature}
+        #: the inner backend's last finish_reason, passed on (and recorded) for the client
+        self.last_finish_reason: str | None = None
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str:
@@ -203,12 +205,15 @@ class RecordingBackend:
         line = {"key": request_key(messages, temperature, seed),
                 "messages": [{"role": m.role, "content": redact(m.content)} for m in messages],
                 "temperature": temperature, "seed": seed}
+        self.last_finish_reason = None
         try:
             response = self.inner.chat(messages, temperature=temperature, seed=seed, **extra)
         except BackendError as exc:
             self._append({**line, "error": redact(str(exc))})
             raise
-        self._append({**line, "response": redact(response)})
+        finish = getattr(self.inner, "last_finish_reason", None)
+        self.last_finish_reason = finish
+        self._append({**line, "response": redact(response), **({"finish_reason": finish} if finish else {})})
         return response
 
     def redact(self, text: str) -> str:
@@ -232,7 +237,9 @@ class ReplayBackend:
             raise InputError("--replay-misses", misses, f"valid: {', '.join(MISSES)}")
         self.path = path
         self.misses = misses
-        self.responses: dict[str, list[tuple[str, str]]] = {}  # key -> [("response"|"error", text)]
+        self.responses: dict[str, list[tuple[str, str, str | None]]] = {}  # key -> [(kind, text, finish)]
+        #: the recorded finish_reason of the last answer served (as the live backend said it)
+        self.last_finish_reason: str | None = None
         self._served: dict[str, int] = {}
         header = check_header(path)
         self.meta = header or {}
@@ -254,7 +261,8 @@ class ReplayBackend:
             except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
                 raise InputError(path, f"line {lineno}", "not a cassette entry "
                                  "(needs JSON with string 'key' and 'response' or 'error')") from None
-            self.responses.setdefault(key, []).append((kind, text))
+            finish = row.get("finish_reason")
+            self.responses.setdefault(key, []).append((kind, text, finish if isinstance(finish, str) else None))
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str:
@@ -271,7 +279,8 @@ class ReplayBackend:
                                "to count misses as fallbacks") from None
         n = self._served.get(key, 0)
         self._served[key] = n + 1
-        kind, text = answers[min(n, len(answers) - 1)]
+        kind, text, finish = answers[min(n, len(answers) - 1)]
+        self.last_finish_reason = finish
         if kind == "error":
             raise BackendError(text)
         return text

@@ -91,3 +91,27 @@ def _short(value: Any) -> str:
     except ValueError:  # an int longer than Python prints (sys.get_int_max_str_digits)
         return "<a number of more digits than Python prints>"
     return s if len(s) <= 40 else s[:37] + "..."
+
+
+_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.U)
+
+
+def runaway(text: str, max_chars: int = 2000) -> str | None:
+    """Why a free-text answer looks like a model that ran on, or None: longer than
+    ``max_chars``, or one word or a phrase of up to six words said three times in a row
+    ("A1 B1 C4 D1 E5 Z Z Z Z"; "to make a request to them to make a request to them ...")."""
+    if len(text) > max_chars:
+        return f"it runs on for {len(text)} characters"
+    words = _WORD.findall(text.casefold())
+    n = len(words)
+    for size in range(1, 7):  # words[j] == words[j + size] for 2 * size positions in a row: 3 repeats
+        run = 0
+        for j in range(n - size):
+            if words[j] == words[j + size]:
+                run += 1
+                if run >= 2 * size:
+                    start = j - run + 1
+                    return f"it repeats {' '.join(words[start:start + size])!r} three times in a row"
+            else:
+                run = 0
+    return None

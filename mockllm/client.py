@@ -185,6 +185,9 @@ class ModelClient:
                     raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
                 value = task.interpret(text, context)  # parsed and checked against the prompt
             except ParseError as exc:
+                if getattr(backend, "last_finish_reason", None) == "length":  # (as _ask does)
+                    exc = ParseError(task_id, f"the answer was cut off at its token budget (finish_reason "
+                                              f"'length'): {exc.problem}", text)
                 # the retries are repair conversations through the backend's chat
                 return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
                                  temperature)
@@ -241,11 +244,14 @@ class ModelClient:
                     raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
                 value = task.interpret(text, context)  # parsed and checked against the prompt
             except ParseError as exc:
-                _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem)
+                if getattr(backend, "last_finish_reason", None) == "length":  # (recorded in cassettes)
+                    exc = ParseError(task_id, f"the answer was cut off at its token budget (finish_reason "
+                                              f"'length'): {exc.problem}", text)
+                _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, backend)
                 last = exc
                 messages = repair_messages(prompt, text, exc.problem)
                 continue
-            _report(task_id, attempt, start, "ok", messages, len(text), "")
+            _report(task_id, attempt, start, "ok", messages, len(text), "", backend)
             if attempt:
                 stats.repaired += 1
                 row["repaired"] += 1
@@ -261,7 +267,7 @@ class ModelClient:
 
 
 def _report(task_id: str, attempt: int, start: float, result: str, messages: Sequence[Message],
-            answer_chars: int, problem: str) -> None:
+            answer_chars: int, problem: str, backend: Any = None) -> None:
     if calllog._observer is None:
         return
     event = {"task": task_id, "attempt": attempt + 1, "latency_s": round(time.monotonic() - start, 4),
@@ -269,4 +275,10 @@ def _report(task_id: str, attempt: int, start: float, result: str, messages: Seq
              "answer_chars": answer_chars}
     if problem:
         event["problem"] = problem[:300]
+    finish = getattr(backend, "last_finish_reason", None)
+    if finish:
+        event["finish_reason"] = finish
+    usage = getattr(getattr(backend, "inner", backend), "last_usage", None)  # (a recorder passes it on)
+    if usage:
+        event.update({k: v for k, v in usage.items()})
     calllog.report(event)

@@ -401,6 +401,9 @@ SMALL_VOCAB = {"topic": "restaurant", "criteria": {
     "cost": ["expensive", "cheap"], "ambiance": ["noisy", "calm"]}}
 
 
+_SAY_LINE = re.compile(r"^[ \t>*_-]*\**[ \t]*SAY[ \t]*\**[ \t]*:[ \t]*\**(.*)$", re.I | re.M)
+
+
 class SayTask(Task):
     id = "dominance-say"
     fields = ("relation", "topic", "utterance", "details")
@@ -420,10 +423,17 @@ class SayTask(Task):
     example = "SAY: How about somewhere with live jazz?"
 
     def parse(self, text: str) -> str:
+        """The sentence after ``SAY:``: at the start, or on the first line that begins with it
+        after a model's preamble ("Sure! Here is my line:"), markdown emphasis around the
+        label tolerated (``**SAY:**``)."""
         t = text.strip()
-        if not t.upper().startswith("SAY:"):
-            raise ParseError(self.id, "answer must start with 'SAY:'", text)
-        said = t[4:].strip()
+        if t.upper().startswith("SAY:"):
+            said = t[4:].strip()
+        else:
+            hit = _SAY_LINE.search(t)
+            if hit is None:
+                raise ParseError(self.id, "answer must start with 'SAY:'", text)
+            said = hit.group(1).strip().strip("*_").strip()
         if not said:
             raise ParseError(self.id, "empty sentence", text)
         return said

@@ -55,6 +55,7 @@ import http.client
 import json
 import math
 import os
+import random
 import re
 import socket
 import time
@@ -144,7 +145,8 @@ class OpenAICompatBackend:
                  timeout: float = DEFAULT_TIMEOUT, max_retries: int = 2, backoff: float = 0.5,
                  max_tokens: int | None = None, max_wait: float = 30.0, max_failures: int = 5,
                  max_response_bytes: int = MAX_RESPONSE_BYTES, schema: str = "json_schema",
-                 tries: int = DEFAULT_TRIES, temperature: float = 0.0, stream: bool = False):
+                 tries: int = DEFAULT_TRIES, temperature: float = 0.0, stream: bool = False,
+                 token_field: str = "max_tokens"):
         if base_url is None:
             base_url = os.environ.get(BASE_URL_ENV) or None
             if base_url is None:
@@ -184,6 +186,15 @@ class OpenAICompatBackend:
         if schema not in SCHEMA_MODES:
             raise BackendError(f"schema must be one of {', '.join(SCHEMA_MODES)}, got {schema!r}")
         self.schema = schema
+        if token_field not in TOKEN_FIELDS:
+            raise BackendError(f"token_field must be one of {', '.join(TOKEN_FIELDS)}, got {token_field!r}")
+        #: the request field carrying the token budget ("max_completion_tokens" for servers that
+        #: refuse "max_tokens", as OpenAI's newer models do with an HTTP 400 saying so)
+        self.token_field = token_field
+        #: what the server said of the last answer: why it stopped ("stop", "length": cut off at
+        #: the token budget, ...) and its token counts (None when the server sent none)
+        self.last_finish_reason: str | None = None
+        self.last_usage: dict | None = None
         self.attempts = 0
         self.failures_in_a_row = 0
         self.answered = False  # the server has sent at least one HTTP response
@@ -213,23 +224,26 @@ class OpenAICompatBackend:
 
     def _chat(self, messages: Sequence[Message], temperature: float, seed: int | None,
               fmt: dict | None = None) -> str:
+        self.last_finish_reason, self.last_usage = None, None
         body = {"model": self.model, "messages": [m.to_dict() for m in messages],
                 "temperature": temperature}
         if fmt is not None:
             body["response_format"] = fmt
         if seed is not None:
             body["seed"] = int(seed)
-        body["max_tokens"] = self.token_budget(messages)
+        body[self.token_field] = self.token_budget(messages)
         if self.stream:
             body["stream"] = True
         data = json.dumps(body).encode("utf-8")
         url = f"{self.base_url}/chat/completions"
-        problem = "no attempt made"
+        problem, words = "no attempt made", ""
         headers = self._headers()
         wait: float | None = None  # the server's Retry-After, when it gave one
         for attempt in range(self.max_retries + 1):
             if attempt:
                 pause = self.backoff * (2 ** (attempt - 1)) if wait is None else wait
+                if wait is None:  # jitter, so parallel clients do not retry in step (timing only,
+                    pause *= 1.0 + _JITTER.uniform(0.0, 0.25)  # never a result: not the run's seed)
                 time.sleep(min(pause, self.max_wait))
                 wait = None
             self.attempts += 1
@@ -241,18 +255,20 @@ class OpenAICompatBackend:
                     raw = self._read(resp, deadline)
             except urllib.error.HTTPError as exc:
                 self.answered = True
+                said = _error_body(exc)
                 exc.close()
+                words = f"; the server says {said!r}" if said else ""
                 problem = f"HTTP {exc.code}" + (f" (with response_format {fmt['type']}: if the server refuses "
                                                 "it, try --backend-arg schema=json_object or schema=off)"
                                                 if fmt is not None and exc.code in (400, 422, 500) else "")
                 wait = _retry_after(exc.headers, self.max_wait)
                 if exc.code in FATAL_STATUS:
                     raise BackendFatal(self.redact(
-                        f"{url}: HTTP {exc.code} ({FATAL_STATUS[exc.code]}): the server refused the request; "
+                        f"{url}: HTTP {exc.code} ({FATAL_STATUS[exc.code]}): the server refused the request{words}; "
                         f"check the API key in ${self.api_key_env} and the model name: stopping the run")) from None
                 if exc.code in RETRYABLE_STATUS:
                     continue
-                raise BackendError(self.redact(f"{url}: {problem} (not retried)")) from None
+                raise BackendError(self.redact(f"{url}: {problem} (not retried){words}")) from None
             except _TooLarge:
                 raise BackendError(self.redact(f"{url}: response larger than {self.max_response_bytes} bytes "
                                                "(max_response_bytes): refused")) from None
@@ -263,13 +279,14 @@ class OpenAICompatBackend:
                     what = ("connection refused (nothing listens there?)" if isinstance(reason, ConnectionRefusedError)
                             else "unknown host")
                     raise BackendFatal(self.redact(f"{url}: {what} at the first call: stopping the run")) from None
+                words = ""
                 if isinstance(reason, (socket.timeout, TimeoutError)):
                     problem = f"no answer within the {self.timeout:g} s timeout"
                 else:
                     problem = f"connection failed ({type(reason).__name__})"
                 continue
             return self._content(raw, url)
-        raise BackendError(self.redact(f"{url}: {problem} after {self.max_retries + 1} attempt(s)"))
+        raise BackendError(self.redact(f"{url}: {problem} after {self.max_retries + 1} attempt(s){words}"))
 
     def token_budget(self, messages: Sequence[Message]) -> int:
         """``max_tokens`` of a request: the backend's ``max_tokens`` when given, else the
@@ -325,12 +342,20 @@ class OpenAICompatBackend:
             choices = payload["choices"]
             if not choices:
                 raise BackendError(self.redact(f"{url}: response has an empty 'choices' list"))
-            content = choices[0]["message"]["content"]
+            message = choices[0]["message"]
+            content = message["content"]
         except (KeyError, TypeError, IndexError):
             raise BackendError(self.redact(f"{url}: response lacks choices[0].message.content")) from None
+        finish = choices[0].get("finish_reason") if isinstance(choices[0], dict) else None
+        self.last_finish_reason = finish if isinstance(finish, str) else None
+        usage = payload.get("usage") if isinstance(payload, dict) else None
+        self.last_usage = ({k: v for k, v in usage.items() if k in USAGE_FIELDS and isinstance(v, int)}
+                           if isinstance(usage, dict) else None)
+        if content is None and isinstance(message.get("reasoning_content"), str):
+            content = ""  # a reasoning model that spent its budget thinking: an empty answer, refused as such
         if not isinstance(content, str):
             raise BackendError(self.redact(f"{url}: choices[0].message.content is not a string"))
-        return content
+        return strip_thinking(content)
 
     def _streamed(self, raw: bytes, url: str) -> str:
         """The answer assembled from a complete server-sent-event body: the
@@ -358,7 +383,40 @@ class OpenAICompatBackend:
             pieces.append(piece or "")
         if not events or not done:
             raise BackendError(self.redact(f"{url}: streamed response {'ended before [DONE]' if events else 'has no events'}"))
-        return "".join(pieces)
+        return strip_thinking("".join(pieces))
+
+
+#: request fields that carry the token budget (``token_field``)
+TOKEN_FIELDS = ("max_tokens", "max_completion_tokens")
+#: the token counts kept from a response's ``usage``
+USAGE_FIELDS = ("prompt_tokens", "completion_tokens", "total_tokens")
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)\s*", re.S | re.I)
+_JITTER = random.Random()  # retry timing only (wall clock), never a result
+
+
+def strip_thinking(text: str) -> str:
+    """``text`` without a reasoning model's ``<think> ... </think>`` blocks (a block left open
+    runs to the end: the model was cut off while thinking)."""
+    return _THINK.sub("", text) if "<think>" in text.lower() else text
+
+
+def _error_body(exc) -> str:
+    """The server's own words in an HTTP error (``error.message`` of an OpenAI-style body, else
+    the text), one line, at most 300 characters; "" when there are none."""
+    try:
+        raw = exc.read(4096)
+    except Exception:  # noqa: BLE001 - the body is a courtesy; the status decides
+        return ""
+    text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw or "")
+    try:
+        data = json.loads(text)
+        err = data.get("error") if isinstance(data, dict) else None
+        msg = err.get("message") if isinstance(err, dict) else (err if isinstance(err, str) else None)
+        if isinstance(msg, str):
+            text = msg
+    except (json.JSONDecodeError, AttributeError):
+        pass
+    return " ".join(text.split())[:300]
 
 
 def redact_key(text: str, key: str | None) -> str:

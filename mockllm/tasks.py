@@ -37,6 +37,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from mockllm.backend import Message
+from mockllm import checks
 from mockllm.jsontext import dumps_compact, loads
 from simcore.errors import ParseError, UnrecognisedPrompt
 from simcore.once import Once
@@ -163,6 +164,9 @@ class Task:
         problem = self.leaks(said, context)
         if problem:
             raise ParseError(self.id, f"the answer leaks a private field: {problem}", text)
+        problem = checks.runaway(said)
+        if problem:
+            raise ParseError(self.id, f"the answer is not a message: {problem}", text)
         return said
 
     def parse(self, text: str) -> Any:  # pragma: no cover - abstract

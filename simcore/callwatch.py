@@ -9,8 +9,11 @@ time, so it goes only to these places: ``metrics.json``, transcripts and cassett
 stay byte-identical between runs and replays.
 
 A ``--log-calls`` line: ``{"task", "attempt" (1 = first try), "latency_s", "result"
-("ok", "parse_error" or "backend_error"), "prompt_chars", "answer_chars"[, "problem"]}``,
-in the order the calls finished (with ``--concurrency`` that order varies between runs).
+("ok", "parse_error" or "backend_error"), "prompt_chars", "answer_chars"[, "problem"]
+[, "finish_reason"][, "prompt_tokens", "completion_tokens", "total_tokens"]}`` (the last ones
+as an HTTP server reported them), in the order the calls finished (with ``--concurrency``
+that order varies between runs).  The summary gives the run's own token rate when the
+server reported token counts.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ class CallWatch:
         self.log = log
         self.calls = 0
         self.tally: dict[str, list] = {}  # task -> [calls, ok, latency sum]
+        self.tokens = [0, 0, 0.0]  # completion tokens, prompt tokens, latency of the calls that counted them
+        self.truncated = 0  # answers cut off at their token budget (finish_reason "length")
 
     def __call__(self, event: dict) -> None:
         """One model call (called by :func:`mockllm.calllog.report`, one at a time)."""
@@ -35,6 +40,11 @@ class CallWatch:
         row[0] += 1
         row[1] += event["result"] == "ok"
         row[2] += event["latency_s"]
+        if isinstance(event.get("completion_tokens"), int):
+            self.tokens[0] += event["completion_tokens"]
+            self.tokens[1] += event.get("prompt_tokens") or 0
+            self.tokens[2] += event["latency_s"]
+        self.truncated += event.get("finish_reason") == "length"
         if self.log is not None:
             self.log.write(json.dumps(event, ensure_ascii=False) + "\n")
             self.log.flush()
@@ -49,4 +59,10 @@ class CallWatch:
             return "model calls: none"
         parts = [f"{task} {n} calls, {ok} accepted, mean {total / n:.2f}s"
                  for task, (n, ok, total) in sorted(self.tally.items())]
-        return "model call latency (wall clock, not in metrics.json): " + "; ".join(parts)
+        out = "model call latency (wall clock, not in metrics.json): " + "; ".join(parts)
+        if self.tokens[2] > 0:
+            out += (f"; tokens: {self.tokens[1]} prompt, {self.tokens[0]} completion, "
+                    f"{self.tokens[0] / self.tokens[2]:.1f} completion tokens/s over the calls' wall time")
+        if self.truncated:
+            out += f"; {self.truncated} answer(s) cut off at their token budget (finish_reason 'length')"
+        return out

@@ -79,8 +79,11 @@ def run(ctx, seed, workers, out, progress, overwrite, resume):
         return
     from simcore import default_study
 
+    import time
+
     names = list(available())
     todo = default_study.plan(out, names, seed=seed, overwrite=overwrite, resume=resume)  # checks before any work
+    start, ran = time.monotonic(), []
     for i, name in enumerate(names, 1):
         if name not in todo:
             click.echo(f"== {name} ({i} of {len(names)}): done earlier with seed {seed}, kept ==")
@@ -89,6 +92,10 @@ def run(ctx, seed, workers, out, progress, overwrite, resume):
         click.echo(f"== {name} ({i} of {len(names)}) ==")
         module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress)
         default_study.mark_done(os.path.join(out, name), seed)
+        ran.append(name)
+        if progress is not False:  # the overall line, on stderr (wall clock: display only)
+            click.echo(default_study.overall_line([n for n in names if n in todo], ran, time.monotonic() - start),
+                       err=True)
 
 
 @cli.command()

@@ -79,3 +79,18 @@ def test_resume_refuses_another_seed_or_a_plain_runs_results(tmp_path, monkeypat
     (plain / "mind" / "metrics.json").write_text("{}")
     code, text = simcore(capsys, "run", "--out", str(plain), "--resume")
     assert code == 2 and "not of an interrupted default study" in text and calls == []
+
+
+def test_the_overall_line_says_which_system_k_of_n_and_the_time_left():
+    from simcore.default_study import overall_line
+
+    line = overall_line(["mind", "scorable", "astra", "dominance"], ["mind"], 20.0)
+    assert line.startswith("default study: 1 of 4 systems done, 20s, about ")  # scorable's share: minutes
+    assert "left" not in overall_line(["mind"], ["mind"], 5.0)
+
+
+def test_the_default_study_prints_the_overall_line(tmp_path, monkeypatch, capsys):
+    calls: list = []
+    _fake_studies(monkeypatch, calls)
+    code, text = simcore(capsys, "run", "--out", str(tmp_path / "r"))
+    assert code == 0 and "== astra (3 of 4) ==" in text and "default study: 4 of 4 systems done" in text

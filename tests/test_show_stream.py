@@ -20,6 +20,7 @@ import pytest
 from simcore import show as show_mod
 from simcore import transcript
 from simcore.cli import main
+from tests.clirun import simcore
 from simcore.textsafe import visible
 
 ATTACK = "\x1b[2J\x1b]0;pwned\x07"
@@ -28,13 +29,8 @@ RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 def cli(argv, capsys) -> tuple[int, str, str]:
     """``simcore ARGV`` in-process: (exit status, stdout, stderr); a traceback fails the test."""
-    try:
-        main(argv)
-        code = 0
-    except SystemExit as exc:
-        code = 0 if exc.code is None else exc.code
-    cap = capsys.readouterr()
-    return code, cap.out, cap.err
+    code, out, err = simcore(capsys, *argv)
+    return code or 0, out, err
 
 
 def one_error_line(err: str) -> str:

@@ -148,7 +148,8 @@ def dialogue_record(result, agents: Mapping[str, Any], topic: str) -> dict:
     last = result.utterances[-1][2] if result.utterances else None
     exit_rule = last.rule if result.outcome in ("dead-end", "stalled") and last is not None else None
     return {"outcome": result.outcome, "exit": exit_rule, "turns": result.turns, "booked": result.booked,
-            "booked_by": result.booked_by, "satisfaction": sat, "counts": counts}
+            "booked_by": result.booked_by, "satisfaction": sat, "counts": counts,
+            "readings": [result.readings, result.readings_right]}
 
 
 def _mean(xs: Iterable[float]):
@@ -191,6 +192,10 @@ def pool_pair(records: Sequence[Mapping[str, Any]]) -> dict:
         "exits": {k: sum(1 for r in records if r.get("exit") == k) / n if n else None
                   for k in sorted({r["exit"] for r in records if r.get("exit")})},
     }
+    made = sum(r.get("readings", (0, 0))[0] for r in records)
+    # the share of the listeners' readings that were exactly what the speaker said (the
+    # protocol knows both): 1.0 with the exact mock, what a real reader gets right otherwise
+    out["reading_accuracy"] = (sum(r.get("readings", (0, 0))[1] for r in records) / made) if made else None
     for side in SIDES:
         other = "user" if side == "agent" else "agent"
         cs = [r["counts"][side] for r in records]

@@ -328,6 +328,10 @@ class DialogueResult:
     #: passed every check yet was not what was said); a policy's illegal move with every
     #: reading right is still :class:`IllegalMove`, an internal error
     misreadings: int = 0
+    #: readings made of the utterances said (one per turn that was read), and how many of them
+    #: were exactly what was said: a parsed reading is not a right one (issue 20 item 6)
+    readings: int = 0
+    readings_right: int = 0
 
     @property
     def success(self) -> bool:
@@ -350,7 +354,7 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
     speaker, listener = first, second
     heard: Utterance | None = None
     outcome, booked, booked_by = "turn-limit", None, None
-    misread = 0
+    misread = read_n = read_right = 0
     believes_misreading = False  # a reading that is not what was said has reached a participant
     for turn in range(1, max_turns + 1):
         dec = speaker.decide(heard)
@@ -367,6 +371,8 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
         text = speaker.speak(dec.utterance)
         speaker.commit(dec.utterance)
         reading = listener.hear(text)
+        read_n += 1
+        read_right += reading == dec.utterance
         fault = reading_fault(domain, record, speaker.name, dec.utterance, reading)
         if fault:
             misread += 1
@@ -404,7 +410,8 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
         events.append(end)
         if on_turn is not None:
             on_turn(end)
-    return DialogueResult(outcome, len(said), booked, booked_by, tuple(events), tuple(said), misread)
+    return DialogueResult(outcome, len(said), booked, booked_by, tuple(events), tuple(said), misread,
+                          read_n, int(read_right))
 
 
 def replay_record(domain, turns: Sequence[tuple[str, Utterance]]) -> PublicRecord:

@@ -224,13 +224,16 @@ def _tables(config, results, behaviour) -> list[Table]:
             ex = r["exits"]
             rows.append((f"{a}__{u}", r["success_rate"], r["mean_turns"], r["agent_satisfaction"],
                          r["user_satisfaction"], ex.get("exit.dead-end", 0.0), ex.get("exit.criterion", 0.0),
-                         ex.get("exit.repeat", 0.0), r["outcomes"]["turn-limit"], r["fallbacks"]))
+                         ex.get("exit.repeat", 0.0), r["outcomes"]["turn-limit"], r["fallbacks"],
+                         r.get("reading_accuracy")))
     pairs = Table("dominance_results", "Outcomes per relation pair (satisfaction over booked dialogues); how each "
                   "dialogue ended: booked (success), the seed's exit (dead end: no open option; criterion: the "
                   "option, off by default), stalled (simcore's repeat backstop: the same exchange again with no "
                   "progress, options may remain), or the turn limit",
                   ("pair", "success", "turns", "agent_sat", "user_sat", "dead_end", "dead_end_criterion",
-                   "stalled_repeat", "turn_limit", "fallbacks"), rows)
+                   "stalled_repeat", "turn_limit", "fallbacks", "readings_right"), rows,
+                  note="readings_right: the share of the listeners' readings that were what the speaker said "
+                       "(1 with the exact mock; a parsed reading is not always a right one)")
     crows = []
     for a in config.agent:
         for u in config.user:
