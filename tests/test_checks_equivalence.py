@@ -71,3 +71,36 @@ def test_reject_echo_refuses_as_its_plain_definition(said):
             assert got is None or any(w in got for w in ("leaks", "placeholder", "not a message"))
         else:
             assert got == want
+
+
+def _runaway_reference(text: str, max_chars: int = 2000) -> str | None:
+    """checks.runaway as first written: the word-by-word scan."""
+    if len(text) > max_chars:
+        return f"it runs on for {len(text)} characters"
+    words = checks._WORD.findall(text.casefold())
+    n = len(words)
+    for size in range(1, 7):
+        run = 0
+        for j in range(n - size):
+            if words[j] == words[j + size]:
+                run += 1
+                if run >= 2 * size:
+                    start = j - run + 1
+                    return f"it repeats {' '.join(words[start:start + size])!r} three times in a row"
+            else:
+                run = 0
+    return None
+
+
+_words = st.lists(st.sampled_from(["a", "b", "c", "A", "to", "them", "x'y", "_", "1", "é", "..", " "]), max_size=40)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_words, st.sampled_from([" ", ", ", "  ", "\n"]))
+@example(["to", "make", "a", "request", "to", "them"] * 3, " ")
+@example(["A1", "B1", "C4", "D1", "E5", "Z", "Z", "Z", "Z"], " ")
+@example(["a", "b", "a", "b", "c", "a", "b", "a", "b", "a", "b"], " ")
+def test_runaway_is_the_word_by_word_scan(words, sep):
+    text = sep.join(words)
+    assert checks.runaway(text) == _runaway_reference(text)
+    assert checks.runaway(text, 10) == _runaway_reference(text, 10)
