@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 import re
 from typing import Any, Collection, Mapping
 
@@ -73,8 +74,11 @@ def _flat(text: str) -> str:
 
 def mentions(text: str, name: str) -> bool:
     """``name`` occurs in ``text`` as written, up to case and runs of whitespace (the
-    flattened text is cached: one answer is checked against every name in turn)."""
-    return _flat(str(name)) in _flat(str(text))
+    flattened text is cached: one answer is checked against every name in turn).  A name
+    found as it is needs no flattening: casefolding maps each character on its own and
+    whitespace runs inside the name are whole runs of the text, so it is found then too."""
+    text, name = str(text), str(name)
+    return name in text or _flat(name) in _flat(text)
 
 
 def mentions_code(text: str, code: str) -> bool:
@@ -100,15 +104,15 @@ def runaway(text: str, max_chars: int = 2000) -> str | None:
     if len(text) > max_chars:
         return f"it runs on for {len(text)} characters"
     words = _WORD.findall(text.casefold())
-    n = len(words)
+    if len(words) - len(set(words)) < 2:  # no word said three times: nothing is (the usual answer)
+        return None
     for size in range(1, 7):  # words[j] == words[j + size] for 2 * size positions in a row: 3 repeats
-        run = 0
-        for j in range(n - size):
-            if words[j] == words[j + size]:
-                run += 1
-                if run >= 2 * size:
-                    start = j - run + 1
-                    return f"it repeats {' '.join(words[start:start + size])!r} three times in a row"
-            else:
-                run = 0
+        # one byte per position j (1: words[j] == words[j + size]), made and searched in C;
+        # the first run of 2 * size ones starts where the word-by-word scan's run would
+        start = bytes(map(operator.eq, words, words[size:])).find(_ONES[size])
+        if start >= 0:
+            return f"it repeats {' '.join(words[start:start + size])!r} three times in a row"
     return None
+
+
+_ONES = {size: b"\x01" * (2 * size) for size in range(1, 7)}

@@ -31,7 +31,8 @@ import numpy as np
 
 from mockllm import calllog
 from mockllm.backend import ChatBackend, Message, takes_schema
-from mockllm.tasks import Task
+from mockllm.mock import in_process
+from mockllm.tasks import Task, prompt_context
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
 
@@ -148,60 +149,130 @@ class ModelClient:
         """Parsed answer of ``task`` for ``context``; the fallback after ``tries`` unreadable answers.
 
         "Unreadable" is whatever :meth:`~mockllm.tasks.Task.interpret` refuses: an answer
-        its parser cannot read, or one naming what the scenario in the prompt lacks."""
+        its parser cannot read, or one naming what the scenario in the prompt lacks.
+
+        The template mock's first try may skip the prompt text (:func:`mockllm.mock.in_process`):
+        the same answer from the context it would have read back; a retry renders the prompt."""
+        backend = self.backend
+        if in_process(backend, task):
+            # the in-process first try: what the mock would read back (raises what rendering raises)
+            direct = prompt_context(task.context_fields(context))
+            temperature = self.temperature
+            if temperature is None:
+                temperature = float(backend.temperature or 0.0)
+            tries = self.tries if self.tries is not None else backend.answer_tries
+            tries = DEFAULT_TRIES if tries is None else check_tries(tries)
+            stats, task_id = self.stats, task.id
+            row = stats.by_task.get(task_id)
+            if row is None:
+                row = stats.by_task[task_id] = _row()
+            stats.asks += 1
+            row["asks"] += 1
+            stats.calls += 1
+            row["calls"] += 1
+            try:
+                text = backend.answer_context(task, direct, call_seed(rng))
+            except BackendError:
+                if fallback is None:
+                    raise
+                stats.backend_errors += 1
+                row["backend_errors"] += 1
+                stats.fallbacks += 1
+                row["fallbacks"] += 1
+                return fallback()
+            try:
+                if len(text) > MAX_ANSWER_CHARS:
+                    raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
+                value = task.interpret(text, context)  # parsed and checked against the prompt
+            except ParseError as exc:
+                if getattr(backend, "last_finish_reason", None) == "length":  # (as _ask does)
+                    exc = ParseError(task_id, f"the answer was cut off at its token budget (finish_reason "
+                                              f"'length'): {exc.problem}", text)
+                # the retries are repair conversations through the backend's chat
+                return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
+                                 temperature)
+            stats.first_try += 1
+            row["first_try"] += 1
+            return value
         prompt = task.messages(**context)
-        messages: Sequence[Message] = prompt
         temperature = self.temperature
         if temperature is None:
-            temperature = float(getattr(self.backend, "temperature", None) or 0.0)
-        tries = self.tries if self.tries is not None else getattr(self.backend, "answer_tries", None)
+            temperature = float(getattr(backend, "temperature", None) or 0.0)
+        tries = self.tries if self.tries is not None else getattr(backend, "answer_tries", None)
         tries = DEFAULT_TRIES if tries is None else check_tries(tries)
         # the answer's JSON schema (None for free text), for a backend that can use it
-        extra = {"schema": task.answer_schema(context)} if takes_schema(self.backend) else {}
-        last: ParseError | None = None
-        self._count(task.id, "asks")
-        for attempt in range(tries):
-            self._count(task.id, "calls")
+        extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
+        stats = self.stats
+        row = stats.by_task.get(task.id)
+        if row is None:
+            row = stats.by_task[task.id] = _row()
+        stats.asks += 1
+        row["asks"] += 1
+        return self._ask(task, rng, fallback, context, prompt, tries, None, None, temperature, extra)
+
+    def _ask(self, task: Task, rng: np.random.Generator, fallback: Callable[[], T] | None,
+             context: Mapping[str, Any], prompt: Sequence[Message], tries: int, refused: str | None,
+             problem: ParseError | None, temperature: float, extra: Mapping[str, Any] | None = None) -> Any:
+        """The tries of :meth:`ask` (the ask already counted) with the full prompt; after
+        ``refused``, an in-process first answer refused for ``problem``, from the second try.
+        ``extra``: the ``schema`` argument of ``chat`` (None: built here)."""
+        backend, stats, task_id = self.backend, self.stats, task.id
+        row = stats.by_task[task_id]
+        if extra is None:
+            extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
+        last: ParseError | None = problem
+        messages = prompt if refused is None else repair_messages(prompt, refused, problem.problem)
+        for attempt in range(0 if refused is None else 1, tries):
+            stats.calls += 1
+            row["calls"] += 1
             if attempt:
-                self._count(task.id, "retries")
-            size = sum(len(m.content) for m in messages)
+                stats.retries += 1
+                row["retries"] += 1
             start = time.monotonic()
             try:
-                text = self.backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
+                text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
             except BackendError as exc:
-                _report(task.id, attempt, start, "backend_error", size, 0, str(exc))
+                _report(task_id, attempt, start, "backend_error", messages, 0, str(exc))
                 # the backend already retried what may pass; the caller's rule takes over
                 if fallback is None:
                     raise
-                self._count(task.id, "backend_errors")
+                stats.backend_errors += 1
+                row["backend_errors"] += 1
                 break
             try:
                 if len(text) > MAX_ANSWER_CHARS:
-                    raise ParseError(task.id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
+                    raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
                 value = task.interpret(text, context)  # parsed and checked against the prompt
             except ParseError as exc:
-                if getattr(self.backend, "last_finish_reason", None) == "length":  # (recorded in cassettes)
-                    exc = ParseError(task.id, f"the answer was cut off at its token budget (finish_reason "
+                if getattr(backend, "last_finish_reason", None) == "length":  # (recorded in cassettes)
+                    exc = ParseError(task_id, f"the answer was cut off at its token budget (finish_reason "
                                               f"'length'): {exc.problem}", text)
-                _report(task.id, attempt, start, "parse_error", size, len(text), exc.problem, self.backend)
+                _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, backend)
                 last = exc
                 messages = repair_messages(prompt, text, exc.problem)
                 continue
-            _report(task.id, attempt, start, "ok", size, len(text), "", self.backend)
-            self._count(task.id, "repaired" if attempt else "first_try")
+            _report(task_id, attempt, start, "ok", messages, len(text), "", backend)
+            if attempt:
+                stats.repaired += 1
+                row["repaired"] += 1
+            else:
+                stats.first_try += 1
+                row["first_try"] += 1
             return value
         if fallback is None:
             raise last  # type: ignore[misc]  # (only reached after parse errors)
-        self._count(task.id, "fallbacks")
+        stats.fallbacks += 1
+        row["fallbacks"] += 1
         return fallback()
 
 
-def _report(task_id: str, attempt: int, start: float, result: str, prompt_chars: int, answer_chars: int,
-            problem: str, backend: Any = None) -> None:
+def _report(task_id: str, attempt: int, start: float, result: str, messages: Sequence[Message],
+            answer_chars: int, problem: str, backend: Any = None) -> None:
     if calllog._observer is None:
         return
     event = {"task": task_id, "attempt": attempt + 1, "latency_s": round(time.monotonic() - start, 4),
-             "result": result, "prompt_chars": prompt_chars, "answer_chars": answer_chars}
+             "result": result, "prompt_chars": sum(len(m.content) for m in messages),
+             "answer_chars": answer_chars}
     if problem:
         event["problem"] = problem[:300]
     finish = getattr(backend, "last_finish_reason", None)

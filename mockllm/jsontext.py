@@ -12,6 +12,8 @@ same results:
   circular-reference markers, has no state, so it may be shared between threads; a
   call that fails (a circular reference, an object JSON cannot represent) is repeated
   by the standard encoder, which raises its usual error.
+* :func:`dumps_spaced` is ``json.dumps(value, ensure_ascii=False)`` (the default
+  separators ``", "`` and ``": "``), the same way.
 * :func:`loads` is ``json.loads`` for a str: a text that is one JSON value from its
   first to its last character is scanned directly; any other text (surrounding
   whitespace, a byte-order mark, extra data, invalid JSON) goes to ``json.loads``.
@@ -26,6 +28,9 @@ from typing import Any
 _REFERENCE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _C_ENCODE = (c_make_encoder(None, _REFERENCE.default, encode_basestring, None, ":", ",", False, False, True)
              if c_make_encoder is not None else None)
+_SPACED = json.JSONEncoder(ensure_ascii=False)  # what json.dumps(value, ensure_ascii=False) uses
+_C_SPACED = (c_make_encoder(None, _SPACED.default, encode_basestring, None, ": ", ", ", False, False, True)
+             if c_make_encoder is not None else None)
 _SCAN = json.JSONDecoder().scan_once  # what json.loads scans with (default decoder options)
 
 
@@ -37,6 +42,16 @@ def dumps_compact(value: Any) -> str:
         return "".join(_C_ENCODE(value, 0))
     except Exception:  # the standard encoder gives the standard error (or the same text)
         return _REFERENCE.encode(value)
+
+
+def dumps_spaced(value: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False)``."""
+    if _C_SPACED is None or type(value) is str:
+        return _SPACED.encode(value)
+    try:
+        return "".join(_C_SPACED(value, 0))
+    except Exception:  # the standard encoder gives the standard error (or the same text)
+        return _SPACED.encode(value)
 
 
 def loads(text: str) -> Any:

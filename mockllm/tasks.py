@@ -95,7 +95,9 @@ class Task:
             text = _CLOSING_CACHE[key] = f"\n\n{QUESTION_HEADER}\n" + "\n".join(lines) if lines else ""
         return text
 
-    def messages(self, **context: Any) -> tuple[Message, Message]:
+    def context_fields(self, context: Mapping[str, Any]) -> dict:
+        """The fields of the prompt's context line, in order: every one of ``fields``
+        (a TypeError naming those ``context`` lacks), then each optional field given a value."""
         try:
             fields = {name: context[name] for name in self.fields}
         except KeyError:
@@ -104,7 +106,10 @@ class Task:
         for name in self.optional_fields:
             if context.get(name) is not None:
                 fields[name] = context[name]
-        body = _dumps(fields)
+        return fields
+
+    def messages(self, **context: Any) -> tuple[Message, Message]:
+        body = _dumps(self.context_fields(context))
         key = (self.id, self.instructions)  # str hashes are cached: a cheap lookup
         system = _SYSTEM_CACHE.get(key)
         if system is None:
@@ -134,18 +139,25 @@ class Task:
         if rules is None:
             rules = _ECHO_RULES[key] = _echo_rules(self.fields + self.optional_fields, self.example,
                                                    self.answer_format)
-        keys, phrases, slots = rules
+        frame, keys, phrases, slots = rules
+        if frame.search(said) is not None:  # a marker or a key is there: which, in this order
+            for marker in PROMPT_MARKERS:  # as the prompt writes them ("our task: ..." is no echo)
+                if marker in said:
+                    raise ParseError(self.id, f"the answer repeats the prompt ({marker!r})", text)
+            hit = keys.search(said) if keys is not None else None
+            if hit is not None:
+                raise ParseError(self.id, f"the answer repeats the prompt's context (the key {hit.group(1)!r})",
+                                 text)
         folded = said.casefold()
-        for marker in PROMPT_MARKERS:  # as the prompt writes them ("our task: ..." is no echo)
-            if marker in said:
-                raise ParseError(self.id, f"the answer repeats the prompt ({marker!r})", text)
-        hit = keys.search(said) if keys is not None else None
-        if hit is not None:
-            raise ParseError(self.id, f"the answer repeats the prompt's context (the key {hit.group(1)!r})", text)
-        flat = " ".join(folded.split())
-        for phrase in phrases:
-            if phrase in flat:
-                raise ParseError(self.id, "the answer copies the prompt's example answer", text)
+        flat = None
+        for phrase, word in phrases:
+            # a phrase of the flattened text has its longest word in the folded text:
+            # the flattening (one space per whitespace run) is done only then
+            if word in folded:
+                if flat is None:
+                    flat = " ".join(folded.split())
+                if phrase in flat:
+                    raise ParseError(self.id, "the answer copies the prompt's example answer", text)
         for slot, low in slots:
             if low in folded:
                 raise ParseError(self.id, f"the answer copies the answer format's placeholder {slot!r}", text)
@@ -218,11 +230,16 @@ _PLACEHOLDER = re.compile(r"<[^<>\n]{1,200}>")  # a slot of an answer format, e.
 
 
 def _echo_rules(fields, example: str, answer_format: str) -> tuple:
-    """What :meth:`Task.reject_echo` looks for, built once per task: the context's keys
-    written as JSON keys (one pattern), the example's phrases, the format's placeholders."""
+    """What :meth:`Task.reject_echo` looks for, built once per task: one pattern matching
+    any frame marker or key, the context's keys written as JSON keys (one pattern), the
+    example's phrases (each with its longest word), the format's placeholders."""
     keys = (re.compile(r'"(' + "|".join(re.escape(f) for f in fields) + r')"\s*:') if fields else None)
+    # one search finds whether any marker or key is there at all (the usual answer: none)
+    frame = re.compile("|".join([re.escape(m) for m in PROMPT_MARKERS]
+                                + ([keys.pattern] if keys is not None else [])))
     slots = tuple((slot, slot.casefold()) for slot in _PLACEHOLDER.findall(answer_format))
-    return keys, _example_phrases(example), slots
+    phrases = tuple((p, max(p.split(), key=len)) for p in _example_phrases(example))
+    return frame, keys, phrases, slots
 
 
 def _example_phrases(example: str) -> tuple[str, ...]:
@@ -253,6 +270,7 @@ def register_task(task: Task) -> Task:
     if task.id in _TASKS and type(_TASKS[task.id]) is not type(task):
         raise ValueError(f"task id {task.id!r} registered twice")
     _TASKS[task.id] = task
+    _READS_BACK.clear()  # (a task replaced under its id is no longer what its prompts read back as)
     return task
 
 
@@ -315,6 +333,49 @@ def read_prompt(messages) -> tuple[Task, dict]:
     if missing:
         raise UnrecognisedPrompt(f"prompt for task {task_id!r} lacks field(s) {missing}")
     return task, context
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def prompt_context(fields: dict) -> dict:
+    """The context :func:`read_prompt` reads back from the prompt of ``fields`` (what
+    :meth:`Task.context_fields` gives): ``loads(dumps_compact(fields))``, raising what the
+    prompt's rendering raises.  When every value is a str, int, float, bool or None (those
+    exact types), the JSON round trip gives an equal dict of the same types, so ``fields``
+    itself is returned."""
+    for value in fields.values():
+        if type(value) not in _SCALARS:
+            return loads(_dumps(fields))
+    return fields
+
+
+_READS_BACK: dict[int, tuple[Task, bool]] = {}  # id(task) -> (task, whether its prompts read back as it)
+
+
+def reads_back(task: Task) -> bool:
+    """Whether :func:`read_prompt` recognises ``task``'s prompts as ``task`` itself (it is the
+    task registered under its id, and a prompt it renders is read back as that task):
+    then the mock's answer may be computed from :func:`prompt_context` without the text
+    (:func:`mockllm.mock.in_process`).  Checked once per task (again after any
+    :func:`register_task`)."""
+    got = _READS_BACK.get(id(task))  # (by id: a task need not be hashable)
+    if got is not None and got[0] is task:
+        return got[1]
+    if _TASKS.get(task.id) is not task:  # not registered (not kept: a registered one is)
+        return False
+    kind = type(task)
+    # the prompt must be the base class's rendering of context_fields (no override)
+    known = (kind.messages is Task.messages and kind.context_fields is Task.context_fields
+             and kind.system_text is Task.system_text and kind.closing_text is Task.closing_text)
+    if known:
+        try:
+            read, _ = read_prompt(task.messages(**dict.fromkeys(task.fields)))
+        except Exception:  # noqa: BLE001 - any failure: not this shortcut's to explain
+            read = None
+        known = read is task
+    _READS_BACK[id(task)] = (task, known)  # (the task kept, so its id is not reused)
+    return known
 
 
 def all_mock_options() -> dict[str, Any]:

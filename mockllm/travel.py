@@ -34,6 +34,7 @@ import attrs
 import numpy as np
 
 from mockllm import checks, schema, tone
+from mockllm.jsontext import dumps_spaced
 from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError
 
@@ -113,15 +114,33 @@ def plain_words(act: str, rng: np.random.Generator, plain_wording: str) -> str:
 
 def render(u: TravelUtterance, label: str, rng: np.random.Generator, tone_noise: float,
            plain_wording: str = "varied") -> str:
-    opener = OPENERS[u.act][int(rng.integers(len(OPENERS[u.act])))].format(label=label)
-    if u.willingness is None:
-        words = plain_words(u.act, rng, plain_wording)
+    return _render(u.act, u.value, u.willingness, u.reason, label, rng, tone_noise, plain_wording)
+
+
+def _render(act: str, value: str, willingness: int | None, reason: str, label: str, rng: np.random.Generator,
+            tone_noise: float, plain_wording: str) -> str:
+    """:func:`render` of the utterance with these fields (valid ones: see :class:`TravelUtterance`)."""
+    openers = OPENERS[act]
+    opener = openers[int(rng.integers(len(openers)))].format(label=label)
+    if willingness is None:
+        words = plain_words(act, rng, plain_wording)
     else:
-        words = tone.phrase(tone.worded_level(u.willingness, rng, tone_noise), rng)
-    clauses = REASON_TEXT[u.reason]
-    reason = clauses[int(rng.integers(len(clauses)))]
-    tail = f", {reason}." if reason else "."
-    return f'{opener}{words} "{u.value}"{tail}'
+        words = tone.phrase(tone.worded_level(willingness, rng, tone_noise), rng)
+    clauses = REASON_TEXT[reason]
+    clause = clauses[int(rng.integers(len(clauses)))]
+    tail = f", {clause}." if clause else "."
+    return f'{opener}{words} "{value}"{tail}'
+
+
+_ACT_SET = frozenset(ACTS)
+_REASON_SET = frozenset(REASONS)
+
+
+def _valid_fields(act: Any, willingness: Any, reason: Any) -> bool:
+    """Whether :class:`TravelUtterance` accepts these fields, told without building one
+    (the usual case; a False answer is then decided by the class itself)."""
+    return (type(act) is str and act in _ACT_SET and type(reason) is str and reason in _REASON_SET
+            and (willingness is None or (type(willingness) is int and 1 <= willingness <= 10)))
 
 
 def render_all(entries, rng: np.random.Generator, tone_noise: float, reason: str = "preference",
@@ -145,14 +164,23 @@ def read(text: str, task_id: str = "travel.read-v1", item: str | None = None) ->
 
     With ``item`` (an item label), read the line of a multi-line message that is
     about that item."""
+    return TravelUtterance(*_read_fields(_line_about(text, task_id, item), task_id))
+
+
+def _line_about(text: str, task_id: str, item: str | None) -> str:
+    """The line of a multi-line message about ``item`` (its ``- `` cut), else ``text``."""
     if item is not None and "\n" in text:
         key = f"the {item},"
         for line in text.split("\n"):
             if key in line:
-                text = line[2:] if line.startswith("- ") else line
-                break
-        else:
-            raise ParseError(task_id, f"no line about {item!r}", text)
+                return line[2:] if line.startswith("- ") else line
+        raise ParseError(task_id, f"no line about {item!r}", text)
+    return text
+
+
+def _read_fields(text: str, task_id: str) -> tuple[str, str, int | None, str]:
+    """``(act, value, willingness, reason)`` of one message line (valid :class:`TravelUtterance`
+    fields), or a ParseError."""
     m = _OPENER.match(text)
     if m is None:
         raise ParseError(task_id, "no recognisable opening", text)
@@ -161,15 +189,14 @@ def read(text: str, task_id: str = "travel.read-v1", item: str | None = None) ->
     if first < 0 or last <= first:
         raise ParseError(task_id, "no quoted value", text)
     value = text[first + 1:last]
-    before = text[:first]
-    level = tone.read_level(before)
+    level = tone.read_level(text[:first])
     reason = "none"
     after = text[last + 1:]
     for clause, kind in _REASON_KIND:
         if clause in after:
             reason = kind
             break
-    return TravelUtterance(act, value, level, reason)
+    return act, value, level, reason
 
 
 class SpeakTask(Task):
@@ -207,8 +234,12 @@ class SpeakTask(Task):
         return _willingness_leak(said, [context["willingness"]], [context["value"], context["item"]])
 
     def mock_answer(self, context: Mapping[str, Any], rng: np.random.Generator, options) -> str:
-        u = TravelUtterance(context["act"], context["value"], context["willingness"], context["reason"])
-        return render(u, context["item"], rng, float(options["tone_noise"]), _plain_wording(context))
+        act, value, w, reason = context["act"], context["value"], context["willingness"], context["reason"]
+        if not _valid_fields(act, w, reason):  # the class says what is wrong (or accepts it, e.g. True)
+            u = TravelUtterance(act, value, w, reason)
+            act, value, w, reason = u.act, u.value, u.willingness, u.reason
+        return _render(act, value, w, reason, context["item"], rng, float(options["tone_noise"]),
+                       _plain_wording(context))
 
     def examples(self, rng):
         out = []
@@ -220,6 +251,7 @@ class SpeakTask(Task):
 
 
 _DIGIT = re.compile(r"\d")
+_ASCII_DIGITS = b"0123456789"
 
 
 def _willingness_leak(said: str, levels, names) -> str | None:
@@ -229,6 +261,9 @@ def _willingness_leak(said: str, levels, names) -> str | None:
     the number; a travel message needs no other numbers from 1 to 10."""
     if "willingness" in said.casefold():
         return "it names the willingness"
+    raw = said.encode("utf-8", "surrogatepass")
+    if len(raw.translate(None, _ASCII_DIGITS)) == len(raw):
+        return None  # no digit 0-9 at all (the usual message): a level (written 1-10) cannot be there
     rest = said
     for name in sorted((n for n in names if isinstance(n, str) and n), key=len, reverse=True):
         rest = rest.replace(name, " ")
@@ -359,12 +394,12 @@ class ReadTask(Task):
 
     def mock_answer(self, context, rng, options) -> str:
         try:
-            u = read(context["message"], self.id, context["item"])
+            act, value, w, reason = _read_fields(_line_about(context["message"], self.id, context["item"]),
+                                                 self.id)
         except ParseError as exc:  # words the templates never write: the mock says it cannot tell
             return json.dumps({"act": None, "value": None, "willingness": None, "reason": "none",
                                "why": exc.problem})
-        return json.dumps({"act": u.act, "value": u.value, "willingness": u.willingness, "reason": u.reason},
-                          ensure_ascii=False)
+        return dumps_spaced({"act": act, "value": value, "willingness": w, "reason": reason})
 
     def examples(self, rng):
         out = []

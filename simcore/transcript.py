@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, Iterable, Iterator, TextIO
+from typing import Any, Iterable, Iterator, Sequence, TextIO
 
 import attrs
 
+from mockllm.jsontext import dumps_compact
 from simcore.errors import InputError
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
-_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+#: json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode, its C encoder built once
+_ENCODE = dumps_compact
 
 
 def _plain(value: Any) -> bool:
@@ -136,12 +138,29 @@ class Event:
 
 
 def write_jsonl(events: Iterable[Event], stream: TextIO) -> int:
+    """Write ``events`` as JSON Lines; the number written.  Lines are written in batches of
+    up to :data:`_BATCH` (one write call each: far fewer calls, bounded memory)."""
     n = 0
+    batch: list[str] = []
     for ev in events:
-        stream.write(ev.to_json())
-        stream.write("\n")
-        n += 1
-    return n
+        batch.append(ev.to_json())
+        if len(batch) >= _BATCH:
+            n += write_lines(batch, stream)
+            batch = []
+    return n + (write_lines(batch, stream) if batch else 0)
+
+
+_BATCH = 512
+
+
+def write_lines(lines: Sequence[str], stream: TextIO) -> int:
+    """Write transcript lines (each an :meth:`Event.to_json`) as :func:`write_jsonl` writes
+    their events, in one call; the number written."""
+    if not lines:
+        return 0
+    stream.write("\n".join(lines))
+    stream.write("\n")
+    return len(lines)
 
 
 def read_jsonl(path: str) -> Iterator[Event]:

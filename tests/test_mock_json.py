@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from mockllm import astra as lang
 from mockllm.callrng import CallRng
-from mockllm.jsontext import dumps_compact, loads
+from mockllm.jsontext import dumps_compact, dumps_spaced, loads
 from mockllm.mock import MockBackend
 from scenarios.bilateral import load_domain
 
@@ -26,6 +26,20 @@ _json = st.recursive(
 @given(_json)
 def test_dumps_compact_is_the_compact_encoder(value):
     assert dumps_compact(value) == REFERENCE(value)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json)
+def test_dumps_spaced_is_json_dumps_without_ascii_escapes(value):
+    assert dumps_spaced(value) == json.dumps(value, ensure_ascii=False)
+
+
+def test_dumps_spaced_other_python_values_and_errors():
+    for value in [(1, (2, 3)), {1: "a", True: None, 2.5: [1]}, float("nan"), "é\n\"", {"a": (None,)}]:
+        assert dumps_spaced(value) == json.dumps(value, ensure_ascii=False)
+    with pytest.raises(TypeError, match="Object of type set is not JSON serializable"):
+        dumps_spaced({"a": {1}})
+    assert dumps_spaced({"ok": 1, "b": [1, 2]}) == '{"ok": 1, "b": [1, 2]}'
 
 
 def test_dumps_compact_other_python_values_and_errors():

@@ -62,12 +62,14 @@ class ItemOutcome:
 
 
 class _Log:
-    def __init__(self, run: str):
+    def __init__(self, run: str, keep: bool = True):
         self.run = run
+        self.keep = keep  # False: no event is built (nobody reads them)
         self.events: list[Event] = []
 
     def add(self, **kw) -> None:
-        self.events.append(Event(run=self.run, seq=len(self.events), **kw))
+        if self.keep:
+            self.events.append(Event(run=self.run, seq=len(self.events), **kw))
 
 
 def _plain(policy) -> str | None:
@@ -179,10 +181,12 @@ class GroupOutcome:
 
 def negotiate_group(group: Group, policy, proposers: Sequence[int], client: ModelClient,
                     rng: np.random.Generator, run: str, *, max_rounds: int = 3,
-                    seats: Mapping[int, Any] | None = None) -> GroupOutcome:
+                    seats: Mapping[int, Any] | None = None, events: bool = True) -> GroupOutcome:
     """Every negotiated item of ``group`` with one policy for all members.  ``policy`` is a
     policy object or a registered MIND-family id; ``proposers`` one member index per item;
-    ``seats`` gives some members (by index) a policy of their own (simcore.env's seats)."""
+    ``seats`` gives some members (by index) a policy of their own (simcore.env's seats).
+    ``events=False`` builds no transcript events (the outcome's ``events`` is empty; every
+    other field, and every model call, is the same)."""
     from simcore.errors import InputError
 
     if isinstance(policy, str):
@@ -197,7 +201,7 @@ def negotiate_group(group: Group, policy, proposers: Sequence[int], client: Mode
     if bad:
         raise InputError("proposers", str(list(proposers)), f"each must be a member index 0..{group.size - 1}; "
                                                            f"bad: {bad}")
-    log = _Log(run)
+    log = _Log(run, keep=events)
     pols = [(seats or {}).get(i, policy) for i in range(group.size)]
     opening = []
     for m, pol in zip(group.members, pols):  # Phase 1: one global proposal per agent

@@ -207,19 +207,22 @@ class MindStudy:
         events = []
         fallbacks, calls = 0, CallStats()
         variant_events = {}
+        pair = judge_pair(config)
         for variant in config.variants:
             policy = variant_policy(config, variant)
             client = ModelClient(backend)
             out = negotiate_group(group, policy, proposers, client,
                                   generator(config.seed, "mind", s, g, variant),
-                                  f"mind/s{s}/g{g}/{variant}", max_rounds=config.max_rounds)
+                                  f"mind/s{s}/g{g}/{variant}", max_rounds=config.max_rounds,
+                                  # events nobody reads are not built (issue 21): kept for the
+                                  # transcripts, or for the judge's two variants
+                                  events=config.transcripts or (pair is not None and variant in pair))
             record["variants"][variant] = [_item_record(o) for o in out.items]
             variant_events[variant] = out.events
             fallbacks += client.stats.fallbacks
             calls.add(client.stats)
             if config.transcripts:
                 events.extend(out.events)
-        pair = judge_pair(config)
         if pair is not None:
             from simcore.metrics.mind_judge import blind_evidence, compare, conversation_key, evidence
 

@@ -1,0 +1,106 @@
+"""The cheaper checks (issue 21) decide as the plain definitions do: ``mentions`` is
+"flattened name in flattened text", and ``reject_echo``'s prefilters refuse exactly what
+its ordered checks refuse, with the same problem."""
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from mockllm import checks
+from mockllm.tasks import PROMPT_MARKERS, ParseError
+from mockllm.travel import PROPOSE, SPEAK
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+_pieces = st.sampled_from(["a", "A", "b", " ", "  ", "\n", "\t", "ß", "SS", "ss", "é", "Σ", "σ", "ς", "x y", "İ"])
+_text = st.lists(_pieces, max_size=12).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_text, _text)
+def test_mentions_is_the_flattened_containment(text, name):
+    assert checks.mentions(text, name) == (_flat(name) in _flat(text))
+
+
+def _reference(task, said: str) -> str | None:
+    """reject_echo's problem by its plain definition (None: accepted before the leak check)."""
+    for marker in PROMPT_MARKERS:
+        if marker in said:
+            return f"the answer repeats the prompt ({marker!r})"
+    import re
+
+    keys = re.compile(r'"(' + "|".join(re.escape(f) for f in task.fields + task.optional_fields) + r')"\s*:')
+    hit = keys.search(said)
+    if hit is not None:
+        return f"the answer repeats the prompt's context (the key {hit.group(1)!r})"
+    from mockllm.tasks import _example_phrases
+
+    if any(p in _flat(said) for p in _example_phrases(task.example)):
+        return "the answer copies the prompt's example answer"
+    return None
+
+
+_said = st.lists(st.sampled_from([
+    "For the", "beach day,", "BEACH  DAY,", "I'd really like", "I'D\nREALLY like", '"Sunrise swim",',
+    '"Sunrise   swim",', "since it suits how I travel.", "SINCE it suits\thow I travel.", "TASK:", "### QUESTION",
+    '"willingness": 3', '"item" :', "hello", " ", "Example answer:", "Hi all, here is my plan:",
+    "- For the boat tour, I'd love \"Sunset cruise\".", "I am asking for this since it suits how I travel.",
+]), max_size=8).map(" ".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_said)
+@example('For the BEACH  DAY, I\'D\nREALLY like "Sunrise   swim", SINCE it suits\thow I travel.')
+@example("Hi all, here is my plan:\n- For the boat tour, I'd love \"Sunset cruise\".\n"
+         "I am asking for this since it suits how I travel.")
+@example('say "item" : x')
+def test_reject_echo_refuses_as_its_plain_definition(said):
+    for task, context in ((SPEAK, {"willingness": None, "value": "v", "item": "i"}),
+                          (PROPOSE, {"items": [], "reason": "none"})):
+        want = _reference(task, said)
+        try:
+            task.reject_echo(said, context, said)
+            got = None
+        except ParseError as exc:
+            got = exc.problem
+        if want is None:
+            assert got is None or any(w in got for w in ("leaks", "placeholder", "not a message"))
+        else:
+            assert got == want
+
+
+def _runaway_reference(text: str, max_chars: int = 2000) -> str | None:
+    """checks.runaway as first written: the word-by-word scan."""
+    if len(text) > max_chars:
+        return f"it runs on for {len(text)} characters"
+    words = checks._WORD.findall(text.casefold())
+    n = len(words)
+    for size in range(1, 7):
+        run = 0
+        for j in range(n - size):
+            if words[j] == words[j + size]:
+                run += 1
+                if run >= 2 * size:
+                    start = j - run + 1
+                    return f"it repeats {' '.join(words[start:start + size])!r} three times in a row"
+            else:
+                run = 0
+    return None
+
+
+_words = st.lists(st.sampled_from(["a", "b", "c", "A", "to", "them", "x'y", "_", "1", "é", "..", " "]), max_size=40)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_words, st.sampled_from([" ", ", ", "  ", "\n"]))
+@example(["to", "make", "a", "request", "to", "them"] * 3, " ")
+@example(["A1", "B1", "C4", "D1", "E5", "Z", "Z", "Z", "Z"], " ")
+@example(["a", "b", "a", "b", "c", "a", "b", "a", "b", "a", "b"], " ")
+def test_runaway_is_the_word_by_word_scan(words, sep):
+    text = sep.join(words)
+    assert checks.runaway(text) == _runaway_reference(text)
+    assert checks.runaway(text, 10) == _runaway_reference(text, 10)
