@@ -1,4 +1,5 @@
-"""ASTRA's roles played by a model: the stage-3 tactic choice (``astra.tactic``).
+"""ASTRA's roles played by a model: the stage-3 tactic choice (``astra.tactic``) and
+the GPT-4o Partner-Base's moves (``astra.partner``, :class:`PartnerTask` below).
 
 Section 2.3 gives the best-fit tactic to an LLM with no rule behind it: "The agent
 selects the best-fit tactic, ranks offers, and repeats this process five times for
@@ -188,5 +189,159 @@ class TacticRole:
         return stand_in if got is None else got
 
 
+# ------------------------------------------------------------------ astra.partner
+#: the stand-in the mock plays in the astra.partner role: the default Partner-Base
+#: (base-partner-v2, read from the paper's transcripts; policies.partners)
+MOCK_PARTNER = "base-transcripts"
+
+
+def option_text(domain, outcome, seat: str) -> tuple[str, str]:
+    """(what the ``seat`` side gets, what the other side gets) of ``outcome``, in words;
+    a shared issue's value is in both."""
+    stated = domain.state_offer(outcome, seat)
+    shared = [f"{k} {v}" for k, v in stated["shared"].items()]
+    mine = [f"{n} {k}" for k, n in stated["self"].items()] + shared
+    theirs = [f"{n} {k}" for k, n in stated["other"].items()] + shared
+    return ", ".join(mine), ", ".join(theirs)
+
+
+def partner_context(partner, obs, on_table) -> dict:
+    """The prompt's context for one move of the partner: its priorities, the offer on the
+    table (an option id), what it offered before, the time left, and every outcome as an
+    option with its points for it (best first; equal points in the stand-in's own order)."""
+    ranked = sorted(partner.ranked_outcomes(), key=lambda pair: -pair[1])  # (stable: ties keep pick's order)
+    ids = {o: k for k, (o, _) in enumerate(ranked)}
+    options = []
+    for k, (o, points) in enumerate(ranked):
+        mine, theirs = option_text(partner.domain, o, partner.role)
+        options.append({"id": k, "you_get": mine, "they_get": theirs, "your_points": points})
+    table = None
+    if on_table is not None:
+        table = {"option": ids.get(tuple(on_table)), "your_points": partner.own_score(on_table)}
+    return dict(your_priorities=list(partner.order), your_best_points=partner.max,
+                offer_on_table=table, your_previous_offers=[partner.own_score(o) for o in partner.my_offers],
+                rounds_left=obs.rounds_left, deadline_notice=bool(obs.deadline_warned), options=options)
+
+
+class PartnerTask(Task):
+    # prompt: ASTRA 3.2 ("The partner agent is primarily powered by GPT-4o"), sec. 5 ("an LLM-based
+    # Partner Agent operating solely on an instructional negotiation prompt"; the paper prints no prompt
+    # text), Appendix C (CaSiNo: campsite neighbours split food, water and firewood packages; each
+    # item's priority is worth 5/4/3 points; each side maximises its own points), Table 9 (the partner's
+    # errors -- quantities beyond what exists, accepting less than its own offers -- which the options
+    # list and the check rule out)
+    id = "astra.partner"
+    instructions = (
+        "You are one side of a bargaining dialogue, splitting a set of items with the other side; each "
+        "item you get is worth points to you, more for the items you rank higher ('your_priorities', most "
+        "important first), and your aim is as many points for yourself as you can get in a deal. "
+        "'offer_on_table' is the other side's latest offer (an option id and your points in it; null when "
+        "there is none); 'your_previous_offers' are the points your own earlier offers gave you; "
+        "'rounds_left' counts the rounds before the negotiation ends without a deal (a deal of zero points "
+        "for both); 'options' lists every possible split with what each side gets and your points. Either "
+        "accept the offer on the table or make an offer of your own by choosing one option.")
+    question = "Do you accept the offer on the table, or which option do you offer?"
+    answer_format = ('one JSON object and nothing else: {"move": "accept" or "offer", "option": <id of the option '
+                     'you offer> or null when you accept}')
+    example = '{"move": "offer", "option": 99}'
+    fields = ("your_priorities", "your_best_points", "offer_on_table", "your_previous_offers", "rounds_left",
+              "deadline_notice", "options")
+    #: the answer names one option of a long list: room for a wordy model's JSON
+    max_tokens = 64
+
+    def answer_schema(self, context) -> dict:
+        moves = ["accept", "offer"] if context.get("offer_on_table") else ["offer"]
+        n = len(context["options"])
+        return schema.obj({"move": schema.enum(moves),
+                           "option": {"anyOf": [schema.integer(0, max(0, n - 1)), {"type": "null"}]}},
+                          title=self.id)
+
+    def mock_answer(self, context, rng, options) -> str:
+        """The default Partner-Base stand-in's move (:data:`MOCK_PARTNER`), from the context:
+        its target after the offers it made, its accept level, the lowest option at the target."""
+        from policies.partners import PARTNER_PARAMS
+
+        p = PARTNER_PARAMS[MOCK_PARTNER]
+        best = context["your_best_points"]
+        target = p.open_share * best
+        for n in range(1, len(context["your_previous_offers"]) + 1):  # (as Partner._concede, offer by offer)
+            if n % p.concede_every == 0:
+                target = max(p.floor_share * best, target - p.step)
+        table = context.get("offer_on_table")
+        if table:
+            share = (p.deadline_share if p.deadline_share is not None else p.floor_share)
+            level = share * best if context["deadline_notice"] else target - p.accept_slack
+            if table["your_points"] >= level - 1e-9:
+                return json.dumps({"move": "accept", "option": None})
+        reach = [o for o in context["options"] if o["your_points"] >= target - 1e-9]
+        low = min((o["your_points"] for o in reach), default=None)
+        pick = next((o for o in reach if o["your_points"] == low), context["options"][0])
+        return json.dumps({"move": "offer", "option": pick["id"]})
+
+    def parse(self, text: str) -> dict:
+        data = self.load_json(text)
+        if not isinstance(data, dict):
+            raise ParseError(self.id, "the answer must be a JSON object", text)
+        move = data.get("move")
+        if move not in ("accept", "offer"):
+            raise ParseError(self.id, "'move' must be \"accept\" or \"offer\"", text)
+        option = data.get("option")
+        if move == "offer" and (isinstance(option, bool) or not isinstance(option, int)):
+            raise ParseError(self.id, "an offer needs 'option', the id of one listed option", text)
+        return {"move": move, "option": option if move == "offer" else None}
+
+    def check(self, answer: dict, context, text: str) -> dict:
+        """Legal: accepting needs an offer on the table; an offer is one of the listed options."""
+        if answer["move"] == "accept":
+            if not context.get("offer_on_table"):
+                raise ParseError(self.id, "there is no offer on the table to accept", text)
+            return answer
+        checks.whole(self.id, "option", answer["option"], text, 0, len(context["options"]) - 1)
+        return answer
+
+    def examples(self, rng):
+        from policies.partners import make_partner
+        from scenarios.bilateral import load_domain
+
+        d = load_domain("casino-v1")
+        pv = d.setup("integrative").partners[0]
+        out = []
+        for offers, table, warned in (((), None, False), ((d.outcomes[10],), d.outcomes[40], False),
+                                      ((d.outcomes[10], d.outcomes[11]), d.outcomes[3], True)):
+            partner = make_partner(MOCK_PARTNER, d, pv, None, None)
+            partner.my_offers = list(offers)
+            obs = SimpleNamespace(rounds_left=5, deadline_warned=warned)
+            out.append(partner_context(partner, obs, table))
+        return out
+
+    def expected(self, context):
+        return json.loads(self.mock_answer(context, None, {}))
+
+
+PARTNER = register_task(PartnerTask())
+
+
+@attrs.define
+class PartnerRole:
+    """The astra.partner role on a backend: one ask per move (the paper's partner answers
+    once per turn); an unreadable or illegal answer falls back, counted, to the rule's move."""
+
+    client: Any
+    rng: Any
+
+    def choose(self, partner, obs, on_table, stand_in):
+        """The outcome to offer, or None to accept the offer on the table; ``stand_in`` is the
+        rule's (None: accept)."""
+        context = partner_context(partner, obs, on_table)
+        fallback = {"move": "accept", "option": None} if stand_in is None else None
+        got = self.client.ask(PARTNER, self.rng, fallback=lambda: fallback, **context)
+        if got is None:  # (the rule's offer)
+            return stand_in
+        if got["move"] == "accept":
+            return None
+        ranked = sorted(partner.ranked_outcomes(), key=lambda pair: -pair[1])
+        return ranked[got["option"]][0]
+
+
 __all__ = ["TACTIC", "TacticTask", "TacticRole", "majority", "ranking", "tactic_context", "SAMPLES",
-           "TEMPERATURE"]
+           "TEMPERATURE", "PARTNER", "PartnerTask", "PartnerRole", "partner_context", "option_text"]

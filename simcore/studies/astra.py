@@ -179,7 +179,7 @@ def _roles():
         family=tuple(StandIn(label[pid], {"base_partner": pid}, f"{pid}: {_shape(PARTNER_KWARGS[BASE_PARTNERS[pid]])}",
                              PARTNER_EVIDENCE[BASE_PARTNERS[pid]])
                      for pid in order),
-        default=label[DEFAULT_BASE_PARTNER]),
+        default=label[DEFAULT_BASE_PARTNER], task="astra.partner"),
         Role(
             id="astra.tactic", system=SYSTEM, llm="GPT-4o (2024-08-06), majority of five samples",
             passage="2.3 'The agent selects the best-fit tactic, ranks offers, and repeats this process five times "
@@ -385,7 +385,7 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
                         partner_overrides)
     partner_id = base_partner if partner_kind == "base" else PARTNERS[partner_kind]
     partner = build_partner(partner_id, domain, pv, p_client, child(seq, "partner"), "partner", partner_overrides)
-    role_clients = _attach_roles(roles, agent, backend, seq)
+    role_clients = _attach_roles(roles, agent, partner if partner_kind == "base" else None, backend, seq)
     proto = AlternatingProtocol(round_limit=round_limit, warn_rounds=notice_rounds, no_deal_payoff=no_deal_payoff)
     ep = proto.run(domain, agent, partner, domain.agent, pv, run_id)
     offers = [tuple(e.hidden["true_scores"]) for e in ep.events
@@ -420,16 +420,21 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
     return ep, record
 
 
-def _attach_roles(roles, agent, backend, seq) -> list:
+def _attach_roles(roles, agent, partner, backend, seq) -> list:
     """The model clients of the roles ``roles`` puts on a backend, attached to the seat
-    that plays them (astra.tactic: the ASTRA agent's stage-3 choice)."""
-    from mockllm.roles_astra import TEMPERATURE, TacticRole
+    that plays them: astra.tactic the ASTRA agent's stage-3 choice, astra.partner the moves
+    of the Partner-Base stand-in (``partner``; None when the partner is another)."""
+    from mockllm.roles_astra import TEMPERATURE, PartnerRole, TacticRole
     from simcore.role_backends import role_client
 
     clients = []
     client = role_client(roles, "astra.tactic", backend, temperature=TEMPERATURE)
     if client is not None and hasattr(agent, "tactic_role"):  # (an agent without ASTRA chooses no tactic)
         agent.tactic_role = TacticRole(client, child(seq, "role", "astra.tactic"))
+        clients.append(client)
+    client = role_client(roles, "astra.partner", backend, temperature=TEMPERATURE)
+    if client is not None and partner is not None:
+        partner.move_role = PartnerRole(client, child(seq, "role", "astra.partner"))
         clients.append(client)
     return clients
 
