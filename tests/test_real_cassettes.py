@@ -30,6 +30,14 @@ RUNS = {
         {"astra.answer": (2, 6, 0, 0, 2, 0),
          "astra.read": (3, 3, 3, 0, 0, 0),
          "astra.speak": (4, 12, 0, 0, 4, 0)}),
+    # issue 20: the model in the astra.tactic role (2.3's best-fit tactic, five samples per choice)
+    "astra-tactic-json_object.jsonl": (
+        ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
+         "astra", "--rounds", "6", "--role", "astra.tactic=model"],
+        {"astra.answer": (4, 12, 0, 0, 4, 0),
+         "astra.read": (9, 9, 9, 0, 0, 0),
+         "astra.speak": (16, 48, 0, 0, 16, 0),
+         "astra.tactic": (25, 25, 25, 0, 0, 0)}),
     "dominance-json_object.jsonl": (
         ["dominance", "--agent", "peer", "--user", "peer", "--dialogues", "1", "--max-turns", "4"],
         {"dominance-read": (1, 3, 0, 0, 1, 0),

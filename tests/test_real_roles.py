@@ -1,0 +1,41 @@
+"""Real model answers in a role (issue 20), replayed: SmolLM2-135M-Instruct playing ASTRA's
+stage-3 tactic choice (tests/cassettes/real/astra-tactic-json_object.jsonl; the parse counts
+are asserted in tests/test_real_cassettes.py).  What the model decided is pinned here: the
+tactics it chose by majority of five samples, and the headline they led to, beside what the
+stand-in chooses in the same states (docs/real-models.md, "A model in a role")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.clirun import simcore
+
+HERE = Path(__file__).parent / "cassettes" / "real"
+RUN = ["run", "astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base",
+       "--agents", "astra", "--rounds", "6", "--max-fallback-share", "1", "--no-progress"]
+
+
+def _tactics(out: Path) -> list:
+    return [e["hidden"]["trace"]["tactic"] for e in map(json.loads, (out / "transcripts.jsonl").read_text().splitlines())
+            if e["speaker"] == "agent" and (e.get("hidden") or {}).get("trace")]
+
+
+def test_the_models_tactic_choices_replay(capsys, tmp_path):
+    code, _, err = simcore(capsys, *RUN, "--replay", str(HERE / "astra-tactic-json_object.jsonl"),
+                           "--role", "astra.tactic=model", "--out", str(tmp_path / "m"))
+    assert code == 0, err
+    # the model's majorities: collaborative every time (LGR before the partner's first offer,
+    # LIC against a neutral partner, MGF after its concession)
+    assert _tactics(tmp_path / "m") == ["LGR", "LIC", "LGR", "LIC", "MGF"]
+    m = json.loads((tmp_path / "m" / "metrics.json").read_text())
+    pair = m["results"]["astra__base"]
+    assert (pair["agent_score_all"], pair["partner_score_all"]) == (21.0, 17.0)
+
+
+def test_the_stand_in_in_the_same_run_chooses_otherwise(capsys, tmp_path):
+    """The same command with the mock for the words and the stand-in for the tactic: the
+    stand-in's competitive opening (AEO) where the model chose collaborative tactics."""
+    code, _, err = simcore(capsys, *RUN, "--out", str(tmp_path / "s"))
+    assert code == 0, err
+    assert _tactics(tmp_path / "s")[0] == "AEO"
