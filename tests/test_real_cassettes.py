@@ -38,6 +38,13 @@ RUNS = {
          "astra.read": (9, 9, 9, 0, 0, 0),
          "astra.speak": (16, 48, 0, 0, 16, 0),
          "astra.tactic": (25, 25, 25, 0, 0, 0)}),
+    # the same command with the stand-in choosing the tactics (the comparison for the one above)
+    "astra-tactic-standin-json_object.jsonl": (
+        ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
+         "astra", "--rounds", "6"],
+        {"astra.answer": (4, 12, 0, 0, 4, 0),
+         "astra.read": (11, 11, 11, 0, 0, 0),
+         "astra.speak": (19, 57, 0, 0, 19, 0)}),
     "dominance-json_object.jsonl": (
         ["dominance", "--agent", "peer", "--user", "peer", "--dialogues", "1", "--max-turns", "4"],
         {"dominance-read": (1, 3, 0, 0, 1, 0),

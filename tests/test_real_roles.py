@@ -34,8 +34,12 @@ def test_the_models_tactic_choices_replay(capsys, tmp_path):
 
 
 def test_the_stand_in_in_the_same_run_chooses_otherwise(capsys, tmp_path):
-    """The same command with the mock for the words and the stand-in for the tactic: the
-    stand-in's competitive opening (AEO) where the model chose collaborative tactics."""
-    code, _, err = simcore(capsys, *RUN, "--out", str(tmp_path / "s"))
+    """The same command, the same model for the words, the stand-in for the tactic
+    (astra-tactic-standin-json_object.jsonl): competitive openings (AEO) and RC after the
+    partner's concession, where the model chose collaborative tactics; 22.5 vs 16.5."""
+    code, _, err = simcore(capsys, *RUN, "--replay", str(HERE / "astra-tactic-standin-json_object.jsonl"),
+                           "--out", str(tmp_path / "s"))
     assert code == 0, err
-    assert _tactics(tmp_path / "s")[0] == "AEO"
+    assert _tactics(tmp_path / "s") == ["AEO", "AEO", "RC", "AEO", "AEO", "RC"]
+    pair = json.loads((tmp_path / "s" / "metrics.json").read_text())["results"]["astra__base"]
+    assert (pair["agent_score_all"], pair["partner_score_all"]) == (22.5, 16.5)
