@@ -45,6 +45,14 @@ RUNS = {
         {"astra.answer": (4, 12, 0, 0, 4, 0),
          "astra.read": (11, 11, 11, 0, 0, 0),
          "astra.speak": (19, 57, 0, 0, 19, 0)}),
+    # the model in the astra.partner role (the GPT-4o Partner-Base's moves)
+    "astra-partner-json_object.jsonl": (
+        ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
+         "astra", "--rounds", "6", "--role", "astra.partner=model"],
+        {"astra.answer": (4, 12, 0, 0, 4, 0),
+         "astra.partner": (6, 6, 6, 0, 0, 0),
+         "astra.read": (12, 12, 12, 0, 0, 0),
+         "astra.speak": (20, 60, 0, 0, 20, 0)}),
     "dominance-json_object.jsonl": (
         ["dominance", "--agent", "peer", "--user", "peer", "--dialogues", "1", "--max-turns", "4"],
         {"dominance-read": (1, 3, 0, 0, 1, 0),

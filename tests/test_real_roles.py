@@ -1,6 +1,7 @@
 """Real model answers in a role (issue 20), replayed: SmolLM2-135M-Instruct playing ASTRA's
-stage-3 tactic choice (tests/cassettes/real/astra-tactic-json_object.jsonl; the parse counts
-are asserted in tests/test_real_cassettes.py).  What the model decided is pinned here: the
+stage-3 tactic choice (tests/cassettes/real/astra-tactic-json_object.jsonl) and ASTRA's
+partner (astra-partner-json_object.jsonl); the parse counts are asserted in
+tests/test_real_cassettes.py.  What the model decided is pinned here: the
 tactics it chose by majority of five samples, and the headline they led to, beside what the
 stand-in chooses in the same states (docs/real-models.md, "A model in a role")."""
 
@@ -43,3 +44,18 @@ def test_the_stand_in_in_the_same_run_chooses_otherwise(capsys, tmp_path):
     assert _tactics(tmp_path / "s") == ["AEO", "AEO", "RC", "AEO", "AEO", "RC"]
     pair = json.loads((tmp_path / "s" / "metrics.json").read_text())["results"]["astra__base"]
     assert (pair["agent_score_all"], pair["partner_score_all"]) == (22.5, 16.5)
+
+
+def test_the_model_as_the_partner_never_concedes(capsys, tmp_path):
+    """SmolLM2 in the astra.partner role offers itself the same 27-point split six times out of
+    six (the stand-in opens at 20 and concedes a point per offer), and ASTRA takes a deal worth
+    7 and 9 to it at the deadline (astra-partner-json_object.jsonl)."""
+    code, _, err = simcore(capsys, *RUN, "--replay", str(HERE / "astra-partner-json_object.jsonl"),
+                           "--role", "astra.partner=model", "--out", str(tmp_path / "p"))
+    assert code == 0, err
+    events = [json.loads(line) for line in (tmp_path / "p" / "transcripts.jsonl").read_text().splitlines()]
+    partner = [e["hidden"]["true_scores"][1] for e in events
+               if e["speaker"] == "partner" and "true_scores" in (e.get("hidden") or {})]
+    assert partner == [27.0] * 6
+    pair = json.loads((tmp_path / "p" / "metrics.json").read_text())["results"]["astra__base"]
+    assert (pair["agent_score_all"], pair["partner_score_all"], pair["agreement_rate"]) == (8.0, 27.0, 1.0)
