@@ -104,3 +104,14 @@ def test_the_answer_is_checked_against_the_phase_and_the_allowed_values():
 def test_simcore_roles_names_the_base_role(capsys):
     code, out, _ = simcore(capsys, "roles", "mind")
     assert "--role mind.base=model (task mind.base" in out
+
+
+@pytest.mark.parametrize("argv", [["run", "mind", "--groups", "1", "--role", "astra.tactic=model"],
+                                  ["run", "scorable", "--role", "scorable.negotiator=model"],
+                                  ["run", "dominance", "--role", "mind.base=model"]])
+def test_a_role_no_backend_can_play_in_the_system_is_refused_before_any_work(capsys, tmp_path, argv):
+    from tests.clirun import one_line
+
+    code, _, err = simcore(capsys, *argv, "--out", str(tmp_path / "o"))
+    assert code == 2 and "not a role a backend can play in" in one_line(err)
+    assert not (tmp_path / "o").exists()
