@@ -62,6 +62,12 @@ RUNS = {
         {"travel.propose-v1": (2, 6, 0, 0, 2, 0),
          "travel.read-v1": (3, 3, 3, 0, 0, 0),
          "travel.speak-v1": (3, 9, 0, 0, 3, 0)}),
+    # the model in the mind.base role (Base's votes and proposer updates, Tables B3/B4)
+    "mind-base-json_object.jsonl": (
+        ["mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1", "--role", "mind.base=model"],
+        {"mind.base": (7, 17, 2, 1, 4, 0),
+         "travel.propose-v1": (2, 6, 0, 0, 2, 0),
+         "travel.speak-v1": (7, 21, 0, 0, 7, 0)}),
     "scorable-json_object.jsonl": (
         ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "proposed-all",
          "--trials", "1", "--keep-transcripts", "1"],

@@ -1,6 +1,7 @@
 """Real model answers in a role (issue 20), replayed: SmolLM2-135M-Instruct playing ASTRA's
 stage-3 tactic choice (tests/cassettes/real/astra-tactic-json_object.jsonl) and ASTRA's
-partner (astra-partner-json_object.jsonl); the parse counts are asserted in
+partner (astra-partner-json_object.jsonl) and MIND's Base agents (mind-base-json_object.jsonl);
+the parse counts are asserted in
 tests/test_real_cassettes.py.  What the model decided is pinned here: the
 tactics it chose by majority of five samples, and the headline they led to, beside what the
 stand-in chooses in the same states (docs/real-models.md, "A model in a role")."""
@@ -59,3 +60,20 @@ def test_the_model_as_the_partner_never_concedes(capsys, tmp_path):
     assert partner == [27.0] * 6
     pair = json.loads((tmp_path / "p" / "metrics.json").read_text())["results"]["astra__base"]
     assert (pair["agent_score_all"], pair["partner_score_all"], pair["agreement_rate"]) == (8.0, 27.0, 1.0)
+
+
+def test_the_model_as_mind_base_agrees_where_the_stand_in_holds(capsys, tmp_path):
+    """SmolLM2 in the mind.base role (mind-base-json_object.jsonl): its two votes taken first
+    try are AGREEs to a proposal the stand-in (base-v3, importance 6-7 > 3) would refuse; its
+    AGREE / KEEP answers that also name a value are refused (B3: "If AGREE, set this to null"),
+    one update is repaired; every item still reaches consensus or the round limit."""
+    code, _, err = simcore(capsys, "run", "mind", "--groups", "1", "--sizes", "2", "--variants", "base",
+                           "--seeds", "1", "--role", "mind.base=model", "--max-fallback-share", "1",
+                           "--no-progress", "--replay", str(HERE / "mind-base-json_object.jsonl"),
+                           "--out", str(tmp_path / "b"))
+    assert code == 0, err
+    events = [json.loads(line) for line in (tmp_path / "b" / "transcripts.jsonl").read_text().splitlines()]
+    votes = [(e["item"], e["intent"]["vote"]) for e in events if e["phase"] == "2-vote"]
+    assert votes[0] == ("acc_review", "AGREE")
+    updates = [e["intent"] for e in events if e["phase"] == "3-update"]
+    assert {"action": "UPDATE", "value": "1 meal/day"} in updates
