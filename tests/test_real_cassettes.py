@@ -68,6 +68,11 @@ RUNS = {
         {"mind.base": (7, 17, 2, 1, 4, 0),
          "travel.propose-v1": (2, 6, 0, 0, 2, 0),
          "travel.speak-v1": (7, 21, 0, 0, 7, 0)}),
+    # the same command with the stand-in (base-v3) deciding (the comparison for the one above)
+    "mind-base-standin-json_object.jsonl": (
+        ["mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1"],
+        {"travel.propose-v1": (2, 6, 0, 0, 2, 0),
+         "travel.speak-v1": (9, 27, 0, 0, 9, 0)}),
     "scorable-json_object.jsonl": (
         ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "proposed-all",
          "--trials", "1", "--keep-transcripts", "1"],

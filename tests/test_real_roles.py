@@ -77,3 +77,17 @@ def test_the_model_as_mind_base_agrees_where_the_stand_in_holds(capsys, tmp_path
     assert votes[0] == ("acc_review", "AGREE")
     updates = [e["intent"] for e in events if e["phase"] == "3-update"]
     assert {"action": "UPDATE", "value": "1 meal/day"} in updates
+
+
+def test_mind_base_headline_with_the_model_and_with_the_stand_in(capsys, tmp_path):
+    args = ["run", "mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1",
+            "--max-fallback-share", "1", "--no-progress"]
+    got = {}
+    for name, extra in (("model", ["--role", "mind.base=model"]), ("standin", [])):
+        code, _, err = simcore(capsys, *args, *extra, "--replay", str(HERE / f"mind-base{'-standin' if extra == [] else ''}"
+                                                                            f"-json_object.jsonl"),
+                               "--out", str(tmp_path / name))
+        assert code == 0, err
+        r = json.loads((tmp_path / name / "metrics.json").read_text())["results"]["base"]
+        got[name] = (round(r["F"], 4), r["S_total"], round(r["DHR"], 4), r["DR"])
+    assert got == {"model": (0.3333, 7.0, 0.3333, 1.0), "standin": (0.5, 19.0, 1.0, 1.0)}
