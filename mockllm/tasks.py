@@ -49,7 +49,8 @@ TASK_PREFIX = "TASK: "
 PROMPT_MARKERS = ("TASK:", CONTEXT_HEADER, QUESTION_HEADER, "Answer format:", "Example answer:")
 
 # Modules that define tasks; imported on first lookup (those that exist).
-TASK_MODULES = ("mockllm.travel", "mockllm.scorable", "mockllm.astra", "mockllm.dominance")
+TASK_MODULES = ("mockllm.travel", "mockllm.scorable", "mockllm.astra", "mockllm.dominance",
+                "mockllm.roles_astra", "mockllm.roles_mind")
 
 _TASKS: dict[str, "Task"] = {}
 _SYSTEM_CACHE: dict[tuple[str, str], Message] = {}

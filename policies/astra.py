@@ -156,6 +156,9 @@ class AstraAgent:
         self.inconsistencies: list[str] = []
         self._spaces: dict = {}
         self._sa: dict = {}
+        #: the astra.tactic role on a backend (a :class:`mockllm.roles_astra.TacticRole`, set by
+        #: the study for ``--role astra.tactic=...``); None: the stand-in (select_tactic) decides
+        self.tactic_role = None
 
     # ---------------------------------------------------------------- helpers
     def sa(self, outcome) -> float:
@@ -350,6 +353,8 @@ class AstraAgent:
             prev_own=own_scores[-1] if own_scores else self.max_own, partner_offers=len(partner_offers),
             theta_f=d.theta_f, partner_conceded_before=conceded_before)
         tactic = M.select_tactic(ctx, p.tactics)
+        if self.tactic_role is not None:  # 2.3's best-fit choice asked of a model; the stand-in's as fallback
+            tactic = self.tactic_role.choose(ctx, p.tactics, tactic)
         sas = M.sa_scores(M.rank_by_tactic(tactic, cands, ctx, p.tactics))
         if p.si_target == "partner":
             ideal = M.partner_ideal(space)

@@ -127,6 +127,9 @@ class Partner:
         self.my_offers: list[tuple] = []
         self.greeted = False
         self._ranked = None
+        #: the astra.partner role on a backend (a :class:`mockllm.roles_astra.PartnerRole`, set by the
+        #: study for ``--role astra.partner=...``); None: the rule decides every move
+        self.move_role = None
 
     # --- targets -----------------------------------------------------------
     def aspiration(self, obs: Observation) -> float:
@@ -200,12 +203,29 @@ class Partner:
                           {"order": list(self.order)})
         table = obs.table
         target = self.aspiration(obs)
-        if table is not None and table.speaker == self.other:
-            own = self.own_score(table.offer)
+        on_table = table.offer if table is not None and table.speaker == self.other else None
+        if on_table is not None:
+            own = self.own_score(on_table)
             level = self.accept_level(obs, target)
-            if own >= level - 1e-9:
-                text, _ = speak(self.client, self.rng, self.role, "accept")
-                return Action("accept", text, None, {"mode": "accept", "own_score": own, "level": level})
+            accept = own >= level - 1e-9
+        else:
+            accept = False
+        offer = None if accept else self._counter(target)
+        if self.move_role is not None:  # the astra.partner role on a backend; the rule above as fallback
+            offer = self.move_role.choose(self, obs, on_table, offer)
+            accept = offer is None
+        if accept:
+            text, _ = speak(self.client, self.rng, self.role, "accept")
+            return Action("accept", text, None, {"mode": "accept", "own_score": own, "level": level})
+        self.my_offers.append(offer)
+        self._concede()
+        mention = self.order[0] if self.p.mention and len(self.my_offers) == 1 else None
+        stated = d.state_offer(offer, self.role)
+        text, stated_back = speak(self.client, self.rng, self.role, "offer", stated, None, mention)
+        return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)})
+
+    def _counter(self, target: float) -> tuple:
+        """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""
         offer = self.pick(target)
         if self.p.repeat_limit is not None and len(self.my_offers) >= self.p.repeat_limit:
             recent = self.my_offers[-self.p.repeat_limit:]
@@ -214,12 +234,14 @@ class Partner:
                 self.target = max(self.p.floor_share * self.max, own - self.p.step)
                 if self.target < own - 1e-9:
                     offer = self.pick_below(own)
-        self.my_offers.append(offer)
-        self._concede()
-        mention = self.order[0] if self.p.mention and len(self.my_offers) == 1 else None
-        stated = d.state_offer(offer, self.role)
-        text, stated_back = speak(self.client, self.rng, self.role, "offer", stated, None, mention)
-        return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)})
+        return offer
+
+    def ranked_outcomes(self) -> tuple:
+        """Every outcome in :meth:`pick`'s order (own score ascending; ties: most units to
+        the other side, then enumeration order) with its own score."""
+        self.pick(self.target)  # (builds the ranking once)
+        scores, outs = self._ranked
+        return tuple(zip(outs, scores))
 
     def pick_below(self, own: float) -> tuple:
         """The best outcome for itself strictly below ``own`` (not below its floor)."""

@@ -226,6 +226,11 @@ def backend_options(fn: Callable) -> Callable:
     to ``ctx.meta`` and are read by :func:`backend_settings` and :func:`simcore.launch.launch`."""
     from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE
 
+    fn = click.option("--role", "role", multiple=True, expose_value=False, callback=_store_backend_option,
+                      metavar="ROLE=BACKEND",
+                      help="Put one role's decisions on a backend (repeatable): 'model' (the run's backend) or "
+                           "a mock id; the stand-in is the counted fallback. `simcore roles` lists the roles "
+                           "(those 'played by a model'); docs/real-models.md, 'A model in a role'.")(fn)
     fn = click.option("--max-fallback-share", type=float, default=None, expose_value=False, callback=_share,
                       metavar="SHARE",
                       help="Exit with status 3 (outputs still written) when more than this share of the model's "
@@ -313,8 +318,13 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
         if isinstance(header.get("backend"), str):
             backend = header["backend"]
             args = tuple((k, v) for k, v in header.get("backend_args") or ())
-    return {"backend": backend, "backend_args": args, "record": record, "replay": replay,
-            "replay_misses": misses}
+    out = {"backend": backend, "backend_args": args, "record": record, "replay": replay,
+           "replay_misses": misses}
+    if meta.get("role"):  # (only then: a study without playable roles has no such config field)
+        from simcore.role_backends import parse_roles
+
+        out["roles"] = parse_roles(meta["role"], ctx.command.name)
+    return out
 
 
 def _given(ctx: click.Context, name: str) -> bool:

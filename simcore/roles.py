@@ -76,6 +76,9 @@ class Role:
     family: tuple = attrs.field(converter=tuple)  # of StandIn
     #: the name of the family member the study's defaults select
     default: str = attrs.field()
+    #: the task id (:mod:`mockllm.tasks`) through which a backend plays the role's decisions
+    #: (``--role ID=BACKEND``, :mod:`simcore.role_backends`); None: only the stand-in plays it
+    task: str | None = None
 
     @family.validator
     def _check_family(self, _attr, value):
@@ -157,6 +160,8 @@ def describe_roles(system: str | None = None) -> str:
         lines.append(f"{r.id}  [{r.system}] played in the paper by {r.llm}")
         lines.append(f"  given to an LLM by: {r.passage}")
         lines.append(f"  stand-in: {r.stand_in}")
+        if r.task:
+            lines.append(f"  played by a model: --role {r.id}=model (task {r.task}; the stand-in is the fallback)")
         for e in r.parameters:
             lines.append(f"    {e.parameter} = {e.value!r}")
             lines.append(f"        from: {e.source}")

@@ -30,6 +30,29 @@ RUNS = {
         {"astra.answer": (2, 6, 0, 0, 2, 0),
          "astra.read": (3, 3, 3, 0, 0, 0),
          "astra.speak": (4, 12, 0, 0, 4, 0)}),
+    # issue 20: the model in the astra.tactic role (2.3's best-fit tactic, five samples per choice)
+    "astra-tactic-json_object.jsonl": (
+        ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
+         "astra", "--rounds", "6", "--role", "astra.tactic=model"],
+        {"astra.answer": (4, 12, 0, 0, 4, 0),
+         "astra.read": (9, 9, 9, 0, 0, 0),
+         "astra.speak": (16, 48, 0, 0, 16, 0),
+         "astra.tactic": (25, 25, 25, 0, 0, 0)}),
+    # the same command with the stand-in choosing the tactics (the comparison for the one above)
+    "astra-tactic-standin-json_object.jsonl": (
+        ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
+         "astra", "--rounds", "6"],
+        {"astra.answer": (4, 12, 0, 0, 4, 0),
+         "astra.read": (11, 11, 11, 0, 0, 0),
+         "astra.speak": (19, 57, 0, 0, 19, 0)}),
+    # the model in the astra.partner role (the GPT-4o Partner-Base's moves)
+    "astra-partner-json_object.jsonl": (
+        ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
+         "astra", "--rounds", "6", "--role", "astra.partner=model"],
+        {"astra.answer": (4, 12, 0, 0, 4, 0),
+         "astra.partner": (6, 6, 6, 0, 0, 0),
+         "astra.read": (12, 12, 12, 0, 0, 0),
+         "astra.speak": (20, 60, 0, 0, 20, 0)}),
     "dominance-json_object.jsonl": (
         ["dominance", "--agent", "peer", "--user", "peer", "--dialogues", "1", "--max-turns", "4"],
         {"dominance-read": (1, 3, 0, 0, 1, 0),
@@ -39,6 +62,17 @@ RUNS = {
         {"travel.propose-v1": (2, 6, 0, 0, 2, 0),
          "travel.read-v1": (3, 3, 3, 0, 0, 0),
          "travel.speak-v1": (3, 9, 0, 0, 3, 0)}),
+    # the model in the mind.base role (Base's votes and proposer updates, Tables B3/B4)
+    "mind-base-json_object.jsonl": (
+        ["mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1", "--role", "mind.base=model"],
+        {"mind.base": (7, 17, 2, 1, 4, 0),
+         "travel.propose-v1": (2, 6, 0, 0, 2, 0),
+         "travel.speak-v1": (7, 21, 0, 0, 7, 0)}),
+    # the same command with the stand-in (base-v3) deciding (the comparison for the one above)
+    "mind-base-standin-json_object.jsonl": (
+        ["mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1"],
+        {"travel.propose-v1": (2, 6, 0, 0, 2, 0),
+         "travel.speak-v1": (9, 27, 0, 0, 9, 0)}),
     "scorable-json_object.jsonl": (
         ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "proposed-all",
          "--trials", "1", "--keep-transcripts", "1"],

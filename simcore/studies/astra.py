@@ -179,7 +179,7 @@ def _roles():
         family=tuple(StandIn(label[pid], {"base_partner": pid}, f"{pid}: {_shape(PARTNER_KWARGS[BASE_PARTNERS[pid]])}",
                              PARTNER_EVIDENCE[BASE_PARTNERS[pid]])
                      for pid in order),
-        default=label[DEFAULT_BASE_PARTNER]),
+        default=label[DEFAULT_BASE_PARTNER], task="astra.partner"),
         Role(
             id="astra.tactic", system=SYSTEM, llm="GPT-4o (2024-08-06), majority of five samples",
             passage="2.3 'The agent selects the best-fit tactic, ranks offers, and repeats this process five times "
@@ -202,7 +202,7 @@ def _roles():
                  "Table 5 read without 4.3"),
                 ("collaborative-first", "a collaborative tactic whenever one applies", "the soft end"),
                 ("competitive-first", "a competitive tactic whenever one applies", "the tough end"))),
-            default="tft"),
+            default="tft", task="astra.tactic"),
     )
 
 
@@ -252,6 +252,12 @@ def _check_seats(value) -> None:
         why = seat_ref(v, SYSTEM, "agent", tuple(AGENTS))
         if why:
             raise ValueError(f"agents: {why}")
+
+
+def _check_roles(value) -> tuple:
+    from simcore.role_backends import check_roles
+
+    return check_roles(value, SYSTEM)
 
 
 def _subset(valid):
@@ -305,6 +311,8 @@ class AstraConfig:
     # the stand-in playing Table 1's GPT-4o Partner-Base (the "base" partner, and "partner" in the agent's seat)
     base_partner: str = attrs.field(default=DEFAULT_BASE_PARTNER,
                                     validator=attrs.validators.in_(tuple(BASE_PARTNERS)))
+    # roles played by a backend instead of their stand-in (--role ROLE=BACKEND; simcore.role_backends)
+    roles: tuple = attrs.field(default=(), converter=lambda v: _check_roles(v))
 
 
 def _wkey(alpha, beta) -> str:
@@ -359,7 +367,7 @@ def build_agent(kind: str, domain, client, rng, params=None, choices=None, base_
 def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *, run_id: str,
                  params=None, backend=None, round_limit: int = 15, no_deal_payoff: str = "zero",
                  partner_overrides: dict | None = None, choices: dict | None = None, notice_rounds: int = 2,
-                 stats=None, base_partner: str = DEFAULT_BASE_PARTNER):
+                 stats=None, base_partner: str = DEFAULT_BASE_PARTNER, roles=()):
     """One negotiation; returns (Episode, record dict).  ``partner_kind`` is a key of
     :data:`PARTNERS` ("base": the stand-in ``base_partner``).  ``stats`` (a
     :class:`mockllm.client.CallStats`), when given, gets both sides' model-call counts."""
@@ -377,6 +385,7 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
                         partner_overrides)
     partner_id = base_partner if partner_kind == "base" else PARTNERS[partner_kind]
     partner = build_partner(partner_id, domain, pv, p_client, child(seq, "partner"), "partner", partner_overrides)
+    role_clients = _attach_roles(roles, agent, partner if partner_kind == "base" else None, backend, seq)
     proto = AlternatingProtocol(round_limit=round_limit, warn_rounds=notice_rounds, no_deal_payoff=no_deal_payoff)
     ep = proto.run(domain, agent, partner, domain.agent, pv, run_id)
     offers = [tuple(e.hidden["true_scores"]) for e in ep.events
@@ -400,13 +409,34 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
         "pareto_distance_sum": float(sum(dists)),
         "partner_offers": len(partner_offers), "partner_pareto_optimal": p_opt,
         "priority_match": None if order is None else tuple(order) == domain.order_of(pv),
-        "fallbacks": a_client.stats.fallbacks + p_client.stats.fallbacks,
+        "fallbacks": a_client.stats.fallbacks + p_client.stats.fallbacks + sum(c.stats.fallbacks for c in role_clients),
         "reinferences": prefs.reinferences if prefs is not None else 0,
         "tactics": tactics,
     }
     if stats is not None:
         stats.add(a_client.stats).add(p_client.stats)
+        for c in role_clients:
+            stats.add(c.stats)
     return ep, record
+
+
+def _attach_roles(roles, agent, partner, backend, seq) -> list:
+    """The model clients of the roles ``roles`` puts on a backend, attached to the seat
+    that plays them: astra.tactic the ASTRA agent's stage-3 choice, astra.partner the moves
+    of the Partner-Base stand-in (``partner``; None when the partner is another)."""
+    from mockllm.roles_astra import TEMPERATURE, PartnerRole, TacticRole
+    from simcore.role_backends import role_client
+
+    clients = []
+    client = role_client(roles, "astra.tactic", backend, temperature=TEMPERATURE)
+    if client is not None and hasattr(agent, "tactic_role"):  # (an agent without ASTRA chooses no tactic)
+        agent.tactic_role = TacticRole(client, child(seq, "role", "astra.tactic"))
+        clients.append(client)
+    client = role_client(roles, "astra.partner", backend, temperature=TEMPERATURE)
+    if client is not None and partner is not None:
+        partner.move_role = PartnerRole(client, child(seq, "role", "astra.partner"))
+        clients.append(client)
+    return clients
 
 
 # ------------------------------------------------------------------ the study
@@ -457,7 +487,7 @@ class AstraStudy:
                                    partner_overrides=dict(config.partner_params),
                                    backend=backend, round_limit=config.round_limit,
                                    no_deal_payoff=config.no_deal_payoff, notice_rounds=config.notice_rounds,
-                                   stats=stats, base_partner=config.base_partner)
+                                   stats=stats, base_partner=config.base_partner, roles=config.roles)
             records.append(rec)
             fallbacks += rec["fallbacks"]
             if keep:

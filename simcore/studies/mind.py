@@ -100,6 +100,12 @@ def _tone_noise_default() -> float:
     return TONE_NOISE
 
 
+def _check_roles(value) -> tuple:
+    from simcore.role_backends import check_roles
+
+    return check_roles(value, "mind")
+
+
 @attrs.frozen
 class MindConfig:
     seed: int = 0
@@ -150,6 +156,8 @@ class MindConfig:
         ("all", "no-fluency", "outcome", "process")))
     record: str | None = None         # cassette to record every exchange to
     replay: str | None = None         # cassette to answer from instead of a backend
+    # roles played by a backend instead of their stand-in (--role ROLE=BACKEND; simcore.role_backends)
+    roles: tuple = attrs.field(default=(), converter=lambda v: _check_roles(v))
     # a request the --replay cassette lacks: stop the run ("error") or count a fallback
     replay_misses: str = attrs.field(default="error", validator=attrs.validators.in_(("error", "fallback")))
 
@@ -211,6 +219,7 @@ class MindStudy:
         for variant in config.variants:
             policy = variant_policy(config, variant)
             client = ModelClient(backend)
+            policy, role = _base_role(config, policy, backend, s, g, variant)
             out = negotiate_group(group, policy, proposers, client,
                                   generator(config.seed, "mind", s, g, variant),
                                   f"mind/s{s}/g{g}/{variant}", max_rounds=config.max_rounds,
@@ -219,8 +228,10 @@ class MindStudy:
                                   events=config.transcripts or (pair is not None and variant in pair))
             record["variants"][variant] = [_item_record(o) for o in out.items]
             variant_events[variant] = out.events
-            fallbacks += client.stats.fallbacks
+            fallbacks += client.stats.fallbacks + (role.stats.fallbacks if role is not None else 0)
             calls.add(client.stats)
+            if role is not None:
+                calls.add(role.stats)
             if config.transcripts:
                 events.extend(out.events)
         if pair is not None:
@@ -315,6 +326,21 @@ def judge_pair(config: MindConfig) -> tuple[str, str] | None:
     a = next((v for v in config.variants if names[v] == "mind"), None)
     b = next((v for v in config.variants if names[v] == "base"), None)
     return None if a is None or b is None else (a, b)
+
+
+def _base_role(config: MindConfig, policy, backend, s: int, g: int, variant: str):
+    """``(policy, role client)``: a Base (MAD) policy wrapped to ask its votes and updates of
+    a backend when ``--role mind.base=...`` puts the role on one (its calls seeded from their
+    own generator); else ``(policy, None)``.  The client's counts are read after the run."""
+    from mockllm.roles_mind import TEMPERATURE, BaseRole
+    from policies.mad import MadPolicy
+    from simcore.role_backends import role_client
+    from simcore.seeding import generator
+
+    client = role_client(config.roles, "mind.base", backend, temperature=TEMPERATURE)
+    if client is None or not isinstance(policy, MadPolicy):
+        return policy, None
+    return BaseRole(policy, client, generator(config.seed, "mind", s, g, variant, "role", "mind.base")), client
 
 
 def variant_policy(config: MindConfig, variant: str):
@@ -463,7 +489,7 @@ def _roles():
             ("fitted", BASE_AGREE_MAX_W, "nearest Base's own Table 1 DR"),
             ("v2-choice", 5, "base-v2's choice: the lower half of the 1-10 scale"),
             ("soft", 7, "agrees below its own value up to w 7"))),
-        default="fitted")
+        default="fitted", task="mind.base")
     judge = Role(
         id="mind.judge", system="mind", llm="gpt-4.1 (2025-04-14), Tables E16-E17",
         passage="§4.1 'We utilize gpt-4.1-2025-04-14 to evaluate the linguistic and strategic quality of dialogs'; "
