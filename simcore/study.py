@@ -162,6 +162,19 @@ class _Call:
     encode_events: bool = False
 
     def __call__(self, job: Job) -> JobOutput:
+        failed: BaseException | None = None
+        try:
+            return self._run(job)
+        except Exception as exc:  # noqa: BLE001 - re-raised below, without its chain
+            failed = exc
+        # a job's exception may cross a process boundary: it goes without the exceptions it was
+        # raised while handling (an HTTPError holding its socket cannot be pickled, and a pickler
+        # that keeps chains -- tblib's, which dask installs -- would break the pool), its message
+        # and type say what happened
+        failed.__context__ = failed.__cause__ = None
+        raise failed
+
+    def _run(self, job: Job) -> JobOutput:
         import importlib
 
         module, _, attr = self.study_path.partition(":")

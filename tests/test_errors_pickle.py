@@ -109,3 +109,37 @@ def test_process_pool_sweep_records_the_real_message(tmp_path):
 
 def test_click_exception_is_still_a_click_exception():
     assert isinstance(pickle.loads(pickle.dumps(RunsFailed("x"))), click.ClickException)
+
+
+def test_a_jobs_exception_leaves_its_chain_behind_for_the_pool():
+    """A job's exception crosses to the parent without the exceptions it was raised while
+    handling: a pickler that keeps chains (tblib's, which dask installs) could not pickle an
+    HTTPError holding its response, and the pool broke (CI: BrokenProcessPool instead of the
+    backend's stop)."""
+    import io
+    import urllib.error
+
+    import pytest
+
+    from simcore.errors import BackendFatal
+    from simcore.study import _Call
+
+    class Study:
+        def run_job(self, config, job):
+            try:
+                raise urllib.error.HTTPError("u", 401, "no", {}, io.BytesIO(b"x"))
+            except urllib.error.HTTPError:
+                raise BackendFatal("refused") from None
+
+    import sys
+    import types
+
+    mod = types.ModuleType("_chain_study")
+    mod.STUDY = Study()
+    sys.modules["_chain_study"] = mod
+    try:
+        with pytest.raises(BackendFatal) as info:
+            _Call("_chain_study:STUDY", None)(None)
+    finally:
+        del sys.modules["_chain_study"]
+    assert info.value.__context__ is None and info.value.__cause__ is None
