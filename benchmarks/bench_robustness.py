@@ -20,6 +20,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_mind import reference_loop  # noqa: E402  (one definition for every benchmark)
+
 #: the commands the docs give (docs/<system>.md, "Roles and robustness")
 COMMANDS = {
     "mind": ["mind", "--variants", "mind,base"],
@@ -28,13 +31,6 @@ COMMANDS = {
 }
 
 
-def reference_loop() -> float:
-    """CPU seconds for 10**7 integer additions (the machine's speed right now)."""
-    t = time.process_time()
-    s = 0
-    for i in range(10**7):
-        s += i
-    return time.process_time() - t
 
 
 def main() -> None:

@@ -181,13 +181,8 @@ class ModelClient:
                 row["fallbacks"] += 1
                 return fallback()
             try:
-                if len(text) > MAX_ANSWER_CHARS:
-                    raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
-                value = task.interpret(text, context)  # parsed and checked against the prompt
+                value = _interpret(task, text, context, backend)
             except ParseError as exc:
-                if getattr(backend, "last_finish_reason", None) == "length":  # (as _ask does)
-                    exc = ParseError(task_id, f"the answer was cut off at its token budget (finish_reason "
-                                              f"'length'): {exc.problem}", text)
                 # the retries are repair conversations through the backend's chat
                 return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
                                  temperature)
@@ -240,13 +235,8 @@ class ModelClient:
                 row["backend_errors"] += 1
                 break
             try:
-                if len(text) > MAX_ANSWER_CHARS:
-                    raise ParseError(task_id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
-                value = task.interpret(text, context)  # parsed and checked against the prompt
+                value = _interpret(task, text, context, backend)
             except ParseError as exc:
-                if getattr(backend, "last_finish_reason", None) == "length":  # (recorded in cassettes)
-                    exc = ParseError(task_id, f"the answer was cut off at its token budget (finish_reason "
-                                              f"'length'): {exc.problem}", text)
                 _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, backend)
                 last = exc
                 messages = repair_messages(prompt, text, exc.problem)
@@ -264,6 +254,21 @@ class ModelClient:
         stats.fallbacks += 1
         row["fallbacks"] += 1
         return fallback()
+
+
+def _interpret(task: Task, text: str, context: Mapping[str, Any], backend: Any) -> Any:
+    """The answer parsed and checked against its prompt (:meth:`Task.interpret`); a refused
+    answer the server cut off at its token budget says so (its ``finish_reason``, recorded in
+    cassettes, so a replay repairs with the same words)."""
+    try:
+        if len(text) > MAX_ANSWER_CHARS:
+            raise ParseError(task.id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
+        return task.interpret(text, context)
+    except ParseError as exc:
+        if getattr(backend, "last_finish_reason", None) == "length":
+            raise ParseError(task.id, f"the answer was cut off at its token budget (finish_reason "
+                                      f"'length'): {exc.problem}", text) from None
+        raise
 
 
 def _report(task_id: str, attempt: int, start: float, result: str, messages: Sequence[Message],
