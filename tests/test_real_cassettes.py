@@ -73,6 +73,12 @@ RUNS = {
         ["mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1"],
         {"travel.propose-v1": (2, 6, 0, 0, 2, 0),
          "travel.speak-v1": (9, 27, 0, 0, 9, 0)}),
+    "scorable-llm-pe-json_object.jsonl": (  # the model in the scorable.llm_pe role (issue 20)
+        ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "llm-pe-p1",
+         "--trials", "1", "--keep-transcripts", "1"],
+        {"scorable-estimate": (5, 5, 5, 0, 0, 0),
+         "scorable-extract": (8, 20, 2, 0, 6, 0),
+         "scorable-speak": (8, 24, 0, 0, 8, 0)}),
     "scorable-json_object.jsonl": (
         ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "proposed-all",
          "--trials", "1", "--keep-transcripts", "1"],
@@ -122,3 +128,16 @@ def test_the_dominance_recording_scores_its_readings_against_what_was_said(tmp_p
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
     assert metrics["results"]["peer__peer"]["reading_accuracy"] == 0.0
     assert "readings_right" in (tmp_path / "out" / "dominance_results.csv").read_text()
+
+
+def test_the_model_as_llm_pe_estimates_worse_than_the_stand_in(tmp_path):
+    """SmolLM2-135M playing LLM-PE (its scorable-estimate answers, all parsed first try) against
+    the mock's LLM-PE stand-in on the same 6-turn game: p1's final MSE 376.3 vs 163.6."""
+    result = replay("scorable-llm-pe-json_object.jsonl", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    model = json.loads((tmp_path / "out" / "metrics.json").read_text())["results"]["llm-pe-p1"]["MSE"]["avg"]
+    res = CliRunner().invoke(cli, ["run", *RUNS["scorable-llm-pe-json_object.jsonl"][0], "--no-progress",
+                                   "--out", str(tmp_path / "mock")])
+    assert res.exit_code == 0, res.output
+    stand_in = json.loads((tmp_path / "mock" / "metrics.json").read_text())["results"]["llm-pe-p1"]["MSE"]["avg"]
+    assert round(model, 1) == 376.3 and round(stand_in, 1) == 163.6
