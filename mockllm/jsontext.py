@@ -34,24 +34,24 @@ _C_SPACED = (c_make_encoder(None, _SPACED.default, encode_basestring, None, ": "
 _SCAN = json.JSONDecoder().scan_once  # what json.loads scans with (default decoder options)
 
 
+def _encode(c_encoder, reference: json.JSONEncoder, value: Any) -> str:
+    """``reference.encode(value)``, through the prebuilt C encoder when there is one."""
+    if c_encoder is None or type(value) is str:
+        return reference.encode(value)
+    try:
+        return "".join(c_encoder(value, 0))
+    except Exception:  # the standard encoder gives the standard error (or the same text)
+        return reference.encode(value)
+
+
 def dumps_compact(value: Any) -> str:
     """``json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode(value)``."""
-    if _C_ENCODE is None or type(value) is str:
-        return _REFERENCE.encode(value)
-    try:
-        return "".join(_C_ENCODE(value, 0))
-    except Exception:  # the standard encoder gives the standard error (or the same text)
-        return _REFERENCE.encode(value)
+    return _encode(_C_ENCODE, _REFERENCE, value)
 
 
 def dumps_spaced(value: Any) -> str:
     """``json.dumps(value, ensure_ascii=False)``."""
-    if _C_SPACED is None or type(value) is str:
-        return _SPACED.encode(value)
-    try:
-        return "".join(_C_SPACED(value, 0))
-    except Exception:  # the standard encoder gives the standard error (or the same text)
-        return _SPACED.encode(value)
+    return _encode(_C_SPACED, _SPACED, value)
 
 
 def loads(text: str) -> Any:
