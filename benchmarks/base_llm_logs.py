@@ -80,6 +80,8 @@ def main() -> None:
         return len(ok) >= len(tables) - 1 and VETO <= ok, len(ok) == len(tables)
 
     shares, firsts, finals, changed = [], [], [], collections.Counter()
+    others_ok = []  # (frac, share of the other parties accepting the proposal, passes?)
+    accepted_by = collections.defaultdict(list)  # party -> 1/0 for every proposal by another party
     outcome = collections.Counter()
     sessions = sorted(glob.glob(os.path.join(folder, "history*.json")))
     for path in sessions:
@@ -96,6 +98,11 @@ def main() -> None:
             frac = t / (len(rounds) - 1)
             if t > 0:
                 shares.append((frac, x))
+                ok = [score(p, deal) >= tau[p] for p in tables if p != party]
+                others_ok.append((frac, sum(ok) / len(ok), passes(deal)[0]))
+                for p in tables:
+                    if p != party:
+                        accepted_by[p].append(score(p, deal) >= tau[p])
                 if party not in seen:
                     seen.add(party)
                     firsts.append(x)
@@ -125,6 +132,18 @@ def main() -> None:
     print(f"linear fit over the session (opening proposal excluded): start {a:.3f}, end {a + b:.3f}")
     print(f"first proposal of each party: mean {statistics.mean(firsts):.3f}; final proposals: mean "
           f"{statistics.mean(finals):.3f}, median {statistics.median(finals):.3f}")
+    o_by = collections.defaultdict(list)
+    p_by = collections.defaultdict(list)
+    for frac, share, ok in others_ok:
+        o_by[min(int(frac * 6), 5)].append(share)
+        p_by[min(int(frac * 6), 5)].append(ok)
+    print("share of the other parties accepting a proposal, by sixth of the session (mean):",
+          ", ".join(f"{statistics.mean(o_by[k]):.3f}" for k in sorted(o_by)),
+          f"; all turns {statistics.mean(s for _, s, _ in others_ok):.3f}")
+    print("share of proposals that pass, by sixth:", ", ".join(f"{statistics.mean(p_by[k]):.3f}" for k in sorted(p_by)),
+          f"; all turns {statistics.mean(float(ok) for _, _, ok in others_ok):.3f}")
+    print("share of the others' proposals each party accepts:",
+          ", ".join(f"{p} {statistics.mean(v):.3f}" for p, v in accepted_by.items()))
     total = sum(changed.values())
     cum, median = 0, None
     for k in sorted(changed):

@@ -152,6 +152,15 @@ def echo_with_words(game: Game, deals: Sequence[Sequence[int]], signals: Sequenc
     return tuple(est)
 
 
+def blend_with_truth(game: Game, party: int, est: Sequence[np.ndarray], known: float) -> tuple[np.ndarray, ...]:
+    """``known * truth + (1 - known) * est`` per table entry: what a party's negotiator makes
+    of ``party``'s table when it knows the share ``known`` of it without any estimator (the
+    LLM's own reading of the prompts and the dialogue; ``implicit_knowledge``), the rest
+    coming from ``est`` (its method's estimate, or the echo)."""
+    return tuple(known * np.asarray(t, dtype=float) + (1.0 - known) * np.asarray(e, dtype=float)
+                 for t, e in zip(game.parties[party].scores, est))
+
+
 def _accept_from_sorted(est_scores: np.ndarray, ranked: np.ndarray, rule: str, assumed_share: float,
                         assumed_threshold: float) -> np.ndarray:
     """(n_deals,) bool: deals another party is predicted to accept, from its estimated

@@ -32,7 +32,8 @@ from mockllm.mock import MockBackend
 from mockllm.scorable import EXTRACT, SPEAK
 from policies import bayes
 from policies.llm_pe import issues_context, pe_estimate, prior_mean_table
-from policies.scorable import aspiration, choose_cues, choose_deal, deal_view, echo_estimate, echo_with_words
+from policies.scorable import (aspiration, blend_with_truth, choose_cues, choose_deal, deal_view, echo_estimate,
+                               echo_with_words)
 from scenarios.scorable import Game, load_game
 from simcore.errors import IllegalMove
 from simcore.seeding import child, derive
@@ -64,6 +65,11 @@ THRESHOLD_TESTS = ("at-least", "above")
 ASPIRATION_FROM_LOGS = (0.594, 0.374)
 #: the median number of issues a Base-LLM proposal changes in the deal on the table, in the same logs
 AMEND_FROM_LOGS = 2
+#: the median share of the range kept above the threshold by the final proposals of the same logs
+FINAL_FROM_LOGS = 0.2
+#: the two numbers the logs do not show, fitted to their per-proposal statistics on the logs' own game
+#: (benchmarks/fit_base_llm_knowledge.py, seed 7, 100 sessions per grid point; results-base-llm-logs.md)
+FIT_KNOWLEDGE, FIT_THRESHOLD = 1.0, 62.5
 
 
 @attrs.frozen
@@ -104,6 +110,12 @@ class Settings:
     aspiration_end: float = attrs.field(default=0.0, validator=[attrs.validators.ge(0), attrs.validators.le(1)],
                                         metadata=_note(
         "choice: the same at the final turn; 0.0 (the threshold); the logs fit 0.374"))
+    final_aspiration: float | None = attrs.field(
+        default=None, validator=attrs.validators.optional([attrs.validators.ge(0), attrs.validators.le(1)]),
+        metadata=_note(
+            "choice: p1's aspiration for the final proposal, as a share of the range from threshold to best own "
+            "score; None follows the aspiration schedule to its end.  The benchmark's GPT-4 logs: the final "
+            "proposals keep a median 0.200 of that range (mean 0.176; benchmarks/results-base-llm-logs.md)"))
     echo_words: bool = attrs.field(default=False, metadata=_note(
         "seed sec. 2 'parties infer others' preferences from the history of d_t and u_t': False, a party without "
         "an estimator reads j's deals only; True also uses what j's words said about single options (the "
@@ -112,6 +124,14 @@ class Settings:
         "choice: None, a party may propose any deal; the Base-LLM role's own proposals in the benchmark's GPT-4 logs "
         "change a median of 2 issues of the deal on the table (794 proposals: 0 issues 109, 1: 215, 2: 257, 3: "
         "135, 4: 57, 5: 21): 2 proposes among deals within that many changes of it"))
+    implicit_knowledge: float = attrs.field(
+        default=0.0, validator=[attrs.validators.ge(0), attrs.validators.le(1)], metadata=_note(
+            "choice, fitted to the Base-LLM role's own logs: the share of each other party's true table that a "
+            "party's negotiator knows without any estimator (what a GPT-4.1 agent makes of the prompts and the "
+            "dialogue, sec. 4.1 'negotiate based on prompts'); its view of j is k * truth + (1 - k) * (its "
+            "method's estimate, or the echo).  The same k in every method (every party is the same LLM).  0: "
+            "scorable-v1; fitted so that the others accept the stand-in's proposals as often as they accept GPT-4's "
+            "in the benchmark's logs (benchmarks/fit_base_llm_knowledge.py)"))
     cues_per_turn: int = attrs.field(default=3, validator=attrs.validators.ge(0), metadata=_note(
         "choice: preference cues a party means to give per utterance (a short message with a few reasons)"))
     top_k: int = attrs.field(default=3, metadata=_note("display only: hypotheses shown per party in transcripts"))
@@ -255,6 +275,8 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
         deals = proposed[j] if settings.echo_history == "all" else proposed[j][-1:]
         est = shared[j] if use_shared else (echo_with_words(game, deals, said[j]) if settings.echo_words
                                             else echo_estimate(game, deals))
+        if settings.implicit_knowledge > 0:
+            est = blend_with_truth(game, j, est, settings.implicit_knowledge)
         view = deal_view(game, est, settings.acceptance_rule, settings.assumed_share, settings.assumed_threshold)
         views[(use_shared, j)] = (source, view)
         return view
@@ -267,6 +289,9 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
         else:
             level = aspiration(game, n, t, T, settings.concession_exponent, settings.aspiration_start,
                                settings.aspiration_end)
+            if t == T and settings.final_aspiration is not None:
+                pn = game.parties[n]
+                level = pn.threshold + (pn.best - pn.threshold) * settings.final_aspiration
 
             def builtin(n=n, level=level):
                 ests = {j: view_of(j, estimating(n)) for j in range(N) if j != n}

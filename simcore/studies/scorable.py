@@ -61,6 +61,8 @@ class ScorableConfig:
     amend_max_issues: int | None = attrs.field(default=None, validator=attrs.validators.optional(
         attrs.validators.ge(0)))
     echo_words: bool = False
+    implicit_knowledge: float = attrs.field(default=0.0, validator=_unit)
+    final_aspiration: float | None = attrs.field(default=None, validator=attrs.validators.optional(_unit))
     cues_per_turn: int = attrs.field(default=3, validator=attrs.validators.ge(0))
     echo_history: str = attrs.field(default="all", validator=attrs.validators.in_(("all", "last")))
     threshold_test: str = attrs.field(default="at-least", validator=attrs.validators.in_(("at-least", "above")))
@@ -84,6 +86,7 @@ class ScorableConfig:
                         assumed_share=self.assumed_share, concession_exponent=self.concession_exponent,
                         aspiration_start=self.aspiration_start, aspiration_end=self.aspiration_end,
                         amend_max_issues=self.amend_max_issues, echo_words=self.echo_words,
+                        implicit_knowledge=self.implicit_knowledge, final_aspiration=self.final_aspiration,
                         cues_per_turn=self.cues_per_turn, echo_history=self.echo_history,
                         threshold_test=self.threshold_test)
 
@@ -214,6 +217,13 @@ STUDY = ScorableStudy()
                    "any deal; the benchmark's GPT-4 logs change a median of 2].")
 @click.option("--echo-words/--no-echo-words", default=False, show_default=True,
               help="A party without an estimator also uses what the others' words said about single options.")
+@click.option("--implicit-knowledge", type=FloatRange(0, 1), default=0.0, show_default=True,
+              help="Share of each other party's true table a party's negotiator knows without any estimator (the "
+                   "same in every method); the benchmark's GPT-4 logs fit 1.0 with --acceptance-rule threshold "
+                   "--assumed-threshold 62.5 (benchmarks/fit_base_llm_knowledge.py).")
+@click.option("--final-aspiration", type=FloatRange(0, 1), default=None,
+              help="p1's aspiration for the final proposal, as a share of the range from threshold to best own "
+                   "score [default: the schedule's end; the logs' final proposals keep a median 0.2].")
 @click.option("--cues-per-turn", type=click.IntRange(0, 10), default=3, show_default=True,
               help="Preference cues a party means to give per utterance.")
 @click.option("--echo-history", type=click.Choice(("all", "last")), default="all", show_default=True,
@@ -235,7 +245,7 @@ STUDY = ScorableStudy()
 @backend_options
 def command(seed, workers, out, progress, game, methods, trials, sigma, floor, assumed_reservation,
             acceptance_rule, assumed_share, assumed_threshold, concession_exponent, aspiration_start, aspiration_end,
-            amend_max_issues, echo_words, cues_per_turn, echo_history,
+            amend_max_issues, echo_words, implicit_knowledge, final_aspiration, cues_per_turn, echo_history,
             threshold_test, omit, vague, misread, pe_forget, pe_jitter,
             keep_transcripts, backend, backend_args, record, replay):
     """The scorable multi-party game with the Bayesian opponent model (seed Tables 1-2)."""
@@ -250,7 +260,8 @@ def command(seed, workers, out, progress, game, methods, trials, sigma, floor, a
                             echo_history=echo_history, threshold_test=threshold_test, omit=omit,
                             vague=vague, misread=misread, pe_forget=pe_forget, pe_jitter=pe_jitter,
                             keep_transcripts=keep_transcripts, amend_max_issues=amend_max_issues,
-                            echo_words=echo_words,
+                            echo_words=echo_words, implicit_knowledge=implicit_knowledge,
+                            final_aspiration=final_aspiration,
                             **{k: v for k, v in (("aspiration_start", aspiration_start),
                                                  ("aspiration_end", aspiration_end)) if v is not None},
                             **backend_settings(backend, backend_args, record, replay, workers))
@@ -342,7 +353,8 @@ def _d(a, b):
 
 
 def _roles():
-    from simcore.protocols.scorable import AMEND_FROM_LOGS, ASPIRATION_FROM_LOGS
+    from simcore.protocols.scorable import (AMEND_FROM_LOGS, ASPIRATION_FROM_LOGS, FINAL_FROM_LOGS, FIT_KNOWLEDGE,
+                                            FIT_THRESHOLD)
     from simcore.roles import Evidence, Role, StandIn
 
     start, end = ASPIRATION_FROM_LOGS
@@ -360,6 +372,11 @@ def _roles():
             Evidence("candidates", "any deal (amend_max_issues None)",
                      f"choice; the logs change a median of {AMEND_FROM_LOGS} issues of the deal on the table"),
             Evidence("echo", "j's deals only (echo_words False)", "sec. 2 'the history of d_t and u_t'"),
+            Evidence("implicit_knowledge", "0 (knows nothing of the others' tables without an estimator)",
+                     f"choice; fitted to the logs' per-proposal statistics: {FIT_KNOWLEDGE} (with the threshold "
+                     f"rule at {FIT_THRESHOLD})"),
+            Evidence("final_aspiration", "the schedule's end",
+                     f"choice; the logs' final proposals keep a median {FINAL_FROM_LOGS} of the range"),
         ),
         built_from="sec. 2 and 4.1, and (the 'logs' members) the Base-LLM role's own proposals in the public "
                    "benchmark's GPT-4 logs of this game (benchmarks/base_llm_logs.py)",
@@ -375,6 +392,15 @@ def _roles():
                              "echo_words": True},
                     f"aspiration {start} -> {end}, within {AMEND_FROM_LOGS} changes, using words",
                     "the logs' linear fit of the share each proposal kept above the threshold, and their amends"),
+            StandIn("logs-fit", {"aspiration_start": start, "aspiration_end": end, "amend_max_issues": AMEND_FROM_LOGS,
+                                 "echo_words": True, "final_aspiration": FINAL_FROM_LOGS,
+                                 "acceptance_rule": "threshold", "assumed_threshold": FIT_THRESHOLD,
+                                 "implicit_knowledge": FIT_KNOWLEDGE},
+                    f"logs, final proposal at {FINAL_FROM_LOGS}, knowing {FIT_KNOWLEDGE} of the others' tables, "
+                    f"predicting acceptance at {FIT_THRESHOLD}",
+                    "the logs as for 'logs', their final proposals' median share, and the two unobserved numbers "
+                    "fitted to the logs' per-proposal acceptance (0.734 of the others) and pass share (0.349) on "
+                    "the logs' own game (benchmarks/fit_base_llm_knowledge.py)"),
             StandIn("threshold-floor", {"aspiration_start": 0.0, "aspiration_end": 0.0,
                                         "amend_max_issues": AMEND_FROM_LOGS, "echo_words": True},
                     "any deal at or above the threshold, within 2 changes, using words",
