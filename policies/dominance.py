@@ -98,7 +98,6 @@ from typing import Callable, Optional
 import attrs
 import numpy as np
 
-from policies.dominance_rules import RULES  # noqa: F401  (the response trees as data)
 from policies.dominance_state import RELATIONS, OptionJudge, Preferences
 from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Decision, Propose, Proposal,
                                         Quit, Reject, StatePreference, STALLED, Unreadable)

@@ -22,7 +22,7 @@ same across methods for the same trial (common random numbers).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Mapping
 
 import attrs
 import numpy as np

@@ -107,14 +107,10 @@ class ScorableStudy:
     name = SYSTEM
 
     def jobs(self, config: ScorableConfig) -> list[Job]:
-        from scenarios.scorable import load_game
-
-        from scenarios.scorable import check_playable
+        from scenarios.scorable import check_playable, load_game
 
         for warning in check_playable(load_game(config.game), "--game", config.game,
                                       strict=config.threshold_test == "above"):  # fail early, file named
-            import click
-
             click.echo(f"simcore: warning: {warning}", err=True)
         return [Job(index=t, key=(t,)) for t in range(config.trials)]
 
