@@ -50,7 +50,7 @@ PROMPT_MARKERS = ("TASK:", CONTEXT_HEADER, QUESTION_HEADER, "Answer format:", "E
 
 # Modules that define tasks; imported on first lookup (those that exist).
 TASK_MODULES = ("mockllm.travel", "mockllm.scorable", "mockllm.astra", "mockllm.dominance",
-                "mockllm.roles_astra", "mockllm.roles_mind")
+                "mockllm.roles_astra", "mockllm.roles_mind", "mockllm.roles_scorable")
 
 _TASKS: dict[str, "Task"] = {}
 _SYSTEM_CACHE: dict[tuple[str, str], Message] = {}

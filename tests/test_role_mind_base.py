@@ -107,7 +107,7 @@ def test_simcore_roles_names_the_base_role(capsys):
 
 
 @pytest.mark.parametrize("argv", [["run", "mind", "--groups", "1", "--role", "astra.tactic=model"],
-                                  ["run", "scorable", "--role", "scorable.negotiator=model"],
+                                  ["run", "scorable", "--role", "scorable.llm_pe=model"],
                                   ["run", "dominance", "--role", "mind.base=model"]])
 def test_a_role_no_backend_can_play_in_the_system_is_refused_before_any_work(capsys, tmp_path, argv):
     from tests.clirun import one_line

@@ -214,6 +214,12 @@ class SessionResult:
     calls: dict = attrs.field(factory=dict)  # model-call counts per task (CallStats.task_counts)
 
 
+def session_order(game: Game, seq: np.random.SeedSequence) -> list[int]:
+    """Who proposes at each entry of a session played from ``seq``: p1's opening, the 4N
+    turns, p1's final proposal."""
+    return [game.p1] + speaking_order(game.n_parties, game.turns, game.p1, child(seq, "order")) + [game.p1]
+
+
 def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settings: Settings = Settings(),
                  backend: Any = None, run_id: str = "scorable/session", detail: bool = True,
                  draws: TurnDraws | None = None, choose: Mapping[int, Any] | None = None) -> SessionResult:
@@ -260,7 +266,7 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
     mse_trace: list[float | None] = []
     mse_cur = {j: round(bayes.table_mse(prior, truth[j]), 2) for j in observed}
     events: list[Event] = []
-    order = [p1] + speaking_order(N, game.turns, p1, child(seq, "order")) + [p1]
+    order = session_order(game, seq)
     history: list[tuple[int, ...]] = []
     views: dict[tuple[bool, int], tuple[Any, Any]] = {}  # (shared?, j) -> (source, DealView)
 

@@ -35,6 +35,12 @@ def _unit(_inst, attr, value):
         raise ValueError(f"{attr.name} must be within 0..1, got {value}")
 
 
+def _check_roles(value) -> tuple:
+    from simcore.role_backends import check_roles
+
+    return check_roles(value, SYSTEM)
+
+
 def _methods(_inst, attr, value):
     bad = [m for m in value if m not in METHOD_IDS]
     if bad or not value:
@@ -77,6 +83,8 @@ class ScorableConfig:
     record: str | None = None
     replay: str | None = None
     replay_misses: str = attrs.field(default="error", validator=attrs.validators.in_(("error", "fallback")))
+    # roles played by a backend instead of their stand-in (--role ROLE=BACKEND; simcore.role_backends)
+    roles: tuple = attrs.field(default=(), converter=lambda v: _check_roles(v))
 
     def settings(self):
         from simcore.protocols.scorable import Settings
@@ -127,13 +135,18 @@ class ScorableStudy:
         records, events, fallbacks, calls = {}, [], 0, []
         draws = TurnDraws(game, seq, settings.cues_per_turn)  # cues shared by the methods
         for method in config.methods:
+            role = _negotiator_role(config, game, method, seq, trial, backend)
             res = play_session(game, method, seq, settings=settings, backend=backend,
                                run_id=f"{SYSTEM}/s{config.seed}/{method}/t{trial}",
-                               detail=trial < config.keep_transcripts, draws=draws)
+                               detail=trial < config.keep_transcripts, draws=draws,
+                               choose=role[0] if role else None)
             records[method] = res.record
             events += res.events
             fallbacks += res.fallbacks
             calls.append(res.calls)
+            if role:
+                fallbacks += role[1].stats.fallbacks
+                calls.append(role[1].stats.task_counts())
         return JobOutput(key=job.key, record=records, events=tuple(events), fallbacks=fallbacks,
                          calls=merge_by_task(calls))
 
@@ -179,6 +192,25 @@ class ScorableStudy:
 
 
 STUDY = ScorableStudy()
+
+
+def _negotiator_role(config: ScorableConfig, game, method: str, seq, trial: int, backend):
+    """``(choose, client)`` when ``--role scorable.negotiator=...`` puts the negotiator on a
+    backend: a chooser for every party that does not estimate in ``method`` (its calls seeded
+    from their own generator, so the run's other draws are unchanged), else None."""
+    from mockllm.roles_scorable import NegotiatorRole
+    from simcore.protocols.scorable import METHODS, session_order
+    from simcore.role_backends import role_client
+    from simcore.seeding import generator
+
+    client = role_client(config.roles, "scorable.negotiator", backend)
+    if client is None:
+        return None
+    who = METHODS[method][2]
+    role = NegotiatorRole(client, generator(config.seed, SYSTEM, trial, method, "role", "scorable.negotiator"),
+                          game, session_order(game, seq))
+    free = [n for n in range(game.n_parties) if not (who == "all" or (who == "p1" and n == game.p1))]
+    return {n: role.chooser(n) for n in free}, client
 
 
 @click.command(name=SYSTEM)
@@ -377,6 +409,7 @@ def _roles():
         built_from="sec. 2 and 4.1, and (the 'logs' members) the Base-LLM role's own proposals in the public "
                    "benchmark's GPT-4 logs of this game (benchmarks/base_llm_logs.py)",
         left_to_test="Table 1 (every method's FAR/PAR/LAR, Base-LLM's 0.368/0.764/0.974 among them) and Table 2",
+        task="scorable.negotiator",
         family=(
             StandIn("v1", {}, "from the best own score to the threshold, any deal, deals only", "no evidence"),
             StandIn("amend", {"amend_max_issues": AMEND_FROM_LOGS},

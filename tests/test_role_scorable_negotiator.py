@@ -1,0 +1,129 @@
+"""The scorable.negotiator role played by a backend (issue 20): --role scorable.negotiator=BACKEND
+asks every proposal of the parties that do not estimate of a model (one option id per issue,
+each among its issue's options), the stand-in (scorable-v1's negotiator) as the counted
+fallback; with the mock in the role the run is the stand-in's run."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from mockllm.mock import MockBackend
+from mockllm.roles_scorable import NEGOTIATOR, stand_in_proposal
+from simcore.errors import ParseError
+from tests.clirun import simcore
+
+RUN = ["run", "scorable", "--trials", "2", "--methods", "base-llm,proposed-p1", "--no-progress"]
+
+
+def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run(capsys, tmp_path):
+    assert simcore(capsys, *RUN, "--out", str(tmp_path / "a"))[0] == 0
+    assert simcore(capsys, *RUN, "--role", "scorable.negotiator=model", "--out", str(tmp_path / "b"))[0] == 0
+    for name in ("transcripts.jsonl", "scorable_outcomes.csv"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    a, b = (json.loads((tmp_path / d / "metrics.json").read_text()) for d in "ab")
+    rows = b["model_calls"]["by_task"]
+    role = rows.pop("scorable.negotiator")
+    # base-llm: 25 proposals by the parties (p1's opening is the game's); proposed-p1: the 20 of the others
+    assert role["asks"] == 2 * (25 + 20) and role["first_try"] == role["asks"]
+    assert rows == a["model_calls"]["by_task"]
+
+
+class RoleOnly:
+    """The mock for everything but the negotiator's task, whose answers ``reply(context)`` gives."""
+
+    def __init__(self, reply):
+        self.mock, self.reply, self.asked = MockBackend(), reply, []
+
+    def chat(self, messages, *, temperature=0.0, seed=None, schema=None):
+        if messages[0].content.startswith("TASK: scorable.negotiator\n"):
+            ctx = json.loads(messages[1].content.split("\n")[1])
+            self.asked.append((ctx, len(messages)))
+            return self.reply(ctx)
+        return self.mock.chat(messages, temperature=temperature, seed=seed)
+
+
+def _play(backend, method="base-llm", roles=(("scorable.negotiator", "model"),)):
+    from scenarios.scorable import load_game
+    from simcore.protocols.scorable import play_session
+    from simcore.seeding import derive
+    from simcore.studies.scorable import ScorableConfig, _negotiator_role
+
+    game = load_game("harbour-sport-park")
+    config = ScorableConfig(trials=1, methods=(method,), roles=roles)
+    seq = derive(0, "scorable", 0)
+    role = _negotiator_role(config, game, method, seq, 0, backend)
+    res = play_session(game, method, seq, settings=config.settings(), backend=backend,
+                       choose=role[0] if role else None)
+    return res, (role[1].stats if role else None)
+
+
+def test_a_model_that_always_proposes_one_deal_is_obeyed_and_the_stand_ins_choice_is_kept_beside_it():
+    fixed = {"A": "A2", "B": "B2", "C": "C2", "D": "D2", "E": "E3"}  # one of the 3 unanimous deals
+    res, stats = _play(RoleOnly(lambda ctx: json.dumps(fixed)))
+    turns = [e for e in res.events if e.phase in ("turn", "final")]
+    assert all(e.intent["deal"] == list(fixed.values()) for e in turns)
+    assert res.record["FAR"] and res.record["PAR"] and stats.by_task["scorable.negotiator"]["fallbacks"] == 0
+    moved = [e for e in turns if "stand_in_deal" in e.hidden]
+    assert moved and all(e.hidden["stand_in_deal"] != e.intent["deal"] for e in moved)
+    plain, _ = _play(RoleOnly(None), roles=())
+    assert not plain.record["PAR"]  # the stand-in reaches no deal here (docs/scorable.md)
+
+
+def test_only_the_parties_that_do_not_estimate_ask_the_model():
+    backend = RoleOnly(lambda ctx: json.dumps(stand_in_proposal(ctx)))
+    _play(backend, method="proposed-p1")
+    asked = {ctx["you"] for ctx, _ in backend.asked}
+    assert asked == {"DoT", "Env", "Uni", "Cit", "May"}  # every party but p1 (SportCo)
+    backend = RoleOnly(lambda ctx: json.dumps(stand_in_proposal(ctx)))
+    _play(backend, method="proposed-all")
+    assert backend.asked == []
+
+
+def test_an_unreadable_answer_is_repaired_then_falls_back_to_the_stand_in_counted():
+    backend = RoleOnly(lambda ctx: json.dumps({"A": "A9", "B": "B1"}))
+    res, stats = _play(backend)
+    plain, _ = _play(RoleOnly(None), roles=())
+    row = stats.by_task["scorable.negotiator"]
+    assert row["asks"] == row["fallbacks"] == 25 and row["calls"] > row["asks"]
+    assert any(n > 2 for _, n in backend.asked)  # repair conversations
+    assert [e.intent for e in res.events] == [e.intent for e in plain.events]
+
+
+def test_the_answer_is_one_legal_option_per_issue():
+    ctx = NEGOTIATOR.examples(np.random.default_rng(0))[0]
+    schema = NEGOTIATOR.answer_schema(ctx)
+    assert schema["properties"]["D"]["enum"] == ["D1", "D2", "D3", "D4"] and set(schema["required"]) == set("ABCDE")
+    good = {"A": "A1", "B": "B2", "C": "C3", "D": "D4", "E": "E5"}
+    assert NEGOTIATOR.interpret(json.dumps(good), ctx) == good
+    assert NEGOTIATOR.interpret(json.dumps({"deal": good}), ctx) == good
+    for bad in ({**good, "A": "B1"}, {k: v for k, v in good.items() if k != "E"}, {**good, "F": "F1"},
+                {**good, "C": 3}, ["A1", "B2"]):
+        with pytest.raises(ParseError):
+            NEGOTIATOR.interpret(json.dumps(bad), ctx)
+
+
+def test_the_mock_recomputes_the_stand_ins_proposal_from_the_prompt_alone():
+    """Every proposal of a whole session: the stand-in's deal equals what the mock reads from the
+    context the model would get (the deal space, tie-breaks and echo rebuilt from it)."""
+    from mockllm.roles_scorable import negotiator_context
+    from scenarios.scorable import load_game
+    from simcore.protocols.scorable import play_session, session_order
+    from simcore.seeding import derive
+
+    game = load_game("harbour-sport-park")
+    for trial in range(3):
+        seq = derive(0, "scorable", trial)
+        order = session_order(game, seq)
+        res = play_session(game, "base-llm", seq)
+        history = [tuple(int(x[1:]) - 1 for x in e.intent["deal"]) for e in res.events if e.phase != "result"]
+        for t in range(1, len(history)):
+            ctx = negotiator_context(game, order[t], t, game.turns + 1, history[:t], order[:t])
+            assert tuple(stand_in_proposal(ctx).values()) == game.deal_ids(history[t]), (trial, t)
+
+
+def test_simcore_roles_names_the_negotiator_role(capsys):
+    code, out, _ = simcore(capsys, "roles", "scorable")
+    assert code == 0 and "--role scorable.negotiator=model (task scorable.negotiator" in out
