@@ -96,6 +96,26 @@ def _short(value: Any) -> str:
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.U)
 
+# ASCII text (issue 21): there casefold is lower and [^\W_] is [a-z0-9] once lowered, so the
+# words are the runs of [a-z0-9'] -- every other byte made a space by one translate -- split
+# at the spaces, as long as each apostrophe sits inside a word (between two of [a-z0-9]) and
+# no word holds two (else the regex, on bytes, decides).
+_ASCII_SPACES = bytes(b if (48 <= b <= 57 or 97 <= b <= 122 or b == 39) else 32 for b in range(256))
+_ASCII_WORD = re.compile(rb"[a-z0-9]+(?:'[a-z0-9]+)?")
+_TWO_APOSTROPHES = re.compile(rb"'[a-z0-9]*'")
+
+
+def _words(text: str) -> list:
+    """``_WORD.findall(text.casefold())``, as bytes for an ASCII text (the same words, compared
+    the same way), else as str."""
+    if not text.isascii():
+        return _WORD.findall(text.casefold())
+    raw = text.encode("ascii").lower().translate(_ASCII_SPACES)
+    if b"'" in raw and (raw[:1] == b"'" or raw[-1:] == b"'" or b" '" in raw or b"' " in raw
+                        or _TWO_APOSTROPHES.search(raw) is not None):
+        return _ASCII_WORD.findall(raw)
+    return raw.split()
+
 
 def runaway(text: str, max_chars: int = 2000) -> str | None:
     """Why a free-text answer looks like a model that ran on, or None: longer than
@@ -103,15 +123,20 @@ def runaway(text: str, max_chars: int = 2000) -> str | None:
     ("A1 B1 C4 D1 E5 Z Z Z Z"; "to make a request to them to make a request to them ...")."""
     if len(text) > max_chars:
         return f"it runs on for {len(text)} characters"
-    words = _WORD.findall(text.casefold())
-    if len(words) - len(set(words)) < 2:  # no word said three times: nothing is (the usual answer)
-        return None
-    for size in range(1, 7):  # words[j] == words[j + size] for 2 * size positions in a row: 3 repeats
-        # one byte per position j (1: words[j] == words[j + size]), made and searched in C;
-        # the first run of 2 * size ones starts where the word-by-word scan's run would
+    words = _words(text)
+    # a phrase of `size` words said three times makes 2 * size repeats of words already
+    # seen: sizes beyond half the repeats cannot be there (the usual answer: none, or size 1)
+    repeats = len(words) - len(set(words))
+    for size in range(1, min(6, repeats // 2) + 1):
+        # words[j] == words[j + size] for 2 * size positions in a row: 3 repeats; one byte per
+        # position j (1: equal), made and searched in C; the first run of 2 * size ones
+        # starts where the word-by-word scan's run would
         start = bytes(map(operator.eq, words, words[size:])).find(_ONES[size])
         if start >= 0:
-            return f"it repeats {' '.join(words[start:start + size])!r} three times in a row"
+            phrase = words[start:start + size]
+            if type(phrase[0]) is bytes:
+                phrase = [w.decode("ascii") for w in phrase]
+            return f"it repeats {' '.join(phrase)!r} three times in a row"
     return None
 
 

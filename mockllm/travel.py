@@ -364,6 +364,19 @@ class ReadTask(Task):
     mock_options = {}
 
     def parse(self, text: str) -> TravelUtterance:
+        # the answers repeat (one message is read by every voter; the mock's answer to it is
+        # the same text): a text read before gives the same (frozen) utterance (issue 21)
+        if type(text) is not str:
+            return self._parse(text)
+        got = _PARSED.get(text)
+        if got is None:
+            got = self._parse(text)
+            if len(_PARSED) >= _CACHE_SIZE:
+                _PARSED.clear()
+            _PARSED[text] = got
+        return got
+
+    def _parse(self, text: str) -> TravelUtterance:
         data = self.load_json(text)
         if not isinstance(data, dict):
             raise ParseError(self.id, "expected a JSON object", text)
@@ -393,6 +406,21 @@ class ReadTask(Task):
                            "reason": schema.enum(REASONS)}, title=self.id)
 
     def mock_answer(self, context, rng, options) -> str:
+        # the answer depends on the message and the item only (no draw, no option): one
+        # message read by several voters is read once (issue 21)
+        message, item = context["message"], context["item"]
+        if type(message) is str and (item is None or type(item) is str):
+            key = (message, item)
+            got = _ANSWERS.get(key)
+            if got is None:
+                got = self._mock_answer(context)
+                if len(_ANSWERS) >= _CACHE_SIZE:
+                    _ANSWERS.clear()
+                _ANSWERS[key] = got
+            return got
+        return self._mock_answer(context)
+
+    def _mock_answer(self, context) -> str:
         try:
             act, value, w, reason = _read_fields(_line_about(context["message"], self.id, context["item"]),
                                                  self.id)
@@ -414,6 +442,12 @@ class ReadTask(Task):
     def expected(self, context):
         return read(context["message"], self.id, context["item"])
 
+
+#: the read task's answers by (message, item) and its parsed answers by text: pure functions
+#: of their keys, each kept for at most _CACHE_SIZE keys (cleared when full: memory stays flat)
+_ANSWERS: dict[tuple[str, str | None], str] = {}
+_PARSED: dict[str, TravelUtterance] = {}
+_CACHE_SIZE = 4096
 
 PROPOSE = register_task(ProposeTask())
 SPEAK = register_task(SpeakTask())

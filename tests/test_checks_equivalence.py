@@ -104,3 +104,23 @@ def test_runaway_is_the_word_by_word_scan(words, sep):
     text = sep.join(words)
     assert checks.runaway(text) == _runaway_reference(text)
     assert checks.runaway(text, 10) == _runaway_reference(text, 10)
+
+
+_ascii_words = st.lists(st.sampled_from(["a", "B", "it's", "x'y", "x'y'z", "'", "''", "'q", "q'", "_", "a_b",
+                                         "1", "..", "-", ",", "I'd", "I", "TO", "to", "\t", "\n", "é", "'é"]),
+                        max_size=40)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_ascii_words, st.sampled_from(["", " ", ", ", "'", "_", "\n"]))
+@example(["I", "see", "it", "I", "said", "I", "do"], " ")
+@example(["don't", "don't", "don't"], " ")
+@example(["'don't'", "'don't'", "'don't'"], " ")
+def test_runaway_words_are_the_regex_words(words, sep):
+    """The ASCII words (one translate and a split) are the regex's words, and runaway's
+    answer the word-by-word scan's, apostrophes anywhere."""
+    text = sep.join(words)
+    want = checks._WORD.findall(text.casefold())
+    got = checks._words(text)
+    assert [w.decode("ascii") if type(w) is bytes else w for w in got] == want
+    assert checks.runaway(text) == _runaway_reference(text)
