@@ -99,6 +99,10 @@ class TravelUtterance:
             raise ValueError(f"willingness must be None or 1..10, got {v!r}")
 
 
+#: act -> each opener cut at its one ``{label}`` (the only field of the templates)
+_OPENER_PARTS = {act: tuple(tuple(o.split("{label}")) for o in os_) for act, os_ in OPENERS.items()}
+assert all(len(p) == 2 and "{" not in p[0] + p[1] and "}" not in p[0] + p[1]
+           for ps in _OPENER_PARTS.values() for p in ps)
 _OPENER_ACT = {o.split("{label}")[0]: act for act, os_ in OPENERS.items() for o in os_}
 _OPENER = re.compile("|".join(re.escape(h) for h in sorted(_OPENER_ACT, key=len, reverse=True)))
 _QUOTED = re.compile(r'"([^"\n]+)"')
@@ -120,8 +124,10 @@ def render(u: TravelUtterance, label: str, rng: np.random.Generator, tone_noise:
 def _render(act: str, value: str, willingness: int | None, reason: str, label: str, rng: np.random.Generator,
             tone_noise: float, plain_wording: str) -> str:
     """:func:`render` of the utterance with these fields (valid ones: see :class:`TravelUtterance`)."""
-    openers = OPENERS[act]
-    opener = openers[int(rng.integers(len(openers)))].format(label=label)
+    openers = _OPENER_PARTS[act]
+    head, tail = openers[int(rng.integers(len(openers)))]
+    # the template's format(label=label) (which writes a label that is not a str with format())
+    opener = head + label + tail if type(label) is str else head + format(label) + tail
     if willingness is None:
         words = plain_words(act, rng, plain_wording)
     else:
@@ -261,6 +267,13 @@ def _willingness_leak(said: str, levels, names) -> str | None:
     the number; a travel message needs no other numbers from 1 to 10."""
     if "willingness" in said.casefold():
         return "it names the willingness"
+    for w in levels:
+        # a level the patterns below can find is written in `said` as it is (the names are
+        # replaced by spaces, which joins no digits); the usual message writes none (issue 21)
+        if isinstance(w, int) and not isinstance(w, bool) and f"{w}" in said:
+            break
+    else:
+        return None
     raw = said.encode("utf-8", "surrogatepass")
     if len(raw.translate(None, _ASCII_DIGITS)) == len(raw):
         return None  # no digit 0-9 at all (the usual message): a level (written 1-10) cannot be there
@@ -270,9 +283,16 @@ def _willingness_leak(said: str, levels, names) -> str | None:
     if _DIGIT.search(rest) is None:  # (the per-character isdigit scan was 6% of a MIND job: issue 21)
         return None
     for w in sorted({w for w in levels if isinstance(w, int) and not isinstance(w, bool)}):
-        if re.search(rf"(?<![\w.]){w}(?![\w]|\.\d)", rest):
+        pattern = _LEVEL_WRITTEN.get(w)
+        if pattern is None:
+            pattern = re.compile(rf"(?<![\w.]){w}(?![\w]|\.\d)")
+        if pattern.search(rest):
             return f"it writes the willingness {w}"
     return None
+
+
+#: the pattern of a level written as a number, compiled once for the levels 1-10
+_LEVEL_WRITTEN = {w: re.compile(rf"(?<![\w.]){w}(?![\w]|\.\d)") for w in range(1, 11)}
 
 
 def _plain_wording(context: Mapping[str, Any]) -> str:

@@ -124,3 +124,35 @@ def test_runaway_words_are_the_regex_words(words, sep):
     got = checks._words(text)
     assert [w.decode("ascii") if type(w) is bytes else w for w in got] == want
     assert checks.runaway(text) == _runaway_reference(text)
+
+
+def _leak_reference(said: str, levels, names) -> str | None:
+    """travel._willingness_leak as written before issue 21's prefilter on the levels' text."""
+    import re
+
+    if "willingness" in said.casefold():
+        return "it names the willingness"
+    rest = said
+    for name in sorted((n for n in names if isinstance(n, str) and n), key=len, reverse=True):
+        rest = rest.replace(name, " ")
+    for w in sorted({w for w in levels if isinstance(w, int) and not isinstance(w, bool)}):
+        if re.search(rf"(?<![\w.]){w}(?![\w]|\.\d)", rest):
+            return f"it writes the willingness {w}"
+    return None
+
+
+_leak_text = st.lists(st.sampled_from(["1", "0", "10", "3", "3.5", "9", " ", ".", "x", "Morning (06-12)", "06-1",
+                                       "2", "WillingNess", "٣", "a1b", "-"]), max_size=10).map("".join)
+_levels = st.lists(st.one_of(st.integers(0, 12), st.none(), st.booleans()), max_size=4)
+_names = st.lists(st.one_of(st.sampled_from(["Morning (06-12)", "1", "0", "3.5", "x", "", "06-1"]), st.none()),
+                  max_size=3)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_leak_text, _levels, _names)
+@example("say 1 0 now", [10], ["1", "0"])
+@example("Morning (06-12)", [6, 1, 2], ["Morning (06-12)"])
+def test_willingness_leak_is_its_plain_definition(said, levels, names):
+    from mockllm.travel import _willingness_leak
+
+    assert _willingness_leak(said, levels, names) == _leak_reference(said, levels, names)
