@@ -100,8 +100,7 @@ class Task:
         """The fields of the prompt's context line, in order: every one of ``fields``
         (a TypeError naming those ``context`` lacks), then each optional field given a value."""
         try:
-            names = self.fields
-            fields = dict(zip(names, map(context.__getitem__, names)))
+            fields = {name: context[name] for name in self.fields}
         except KeyError:
             missing = [f for f in self.fields if f not in context]
             raise TypeError(f"task {self.id}: missing context field(s) {missing}") from None
@@ -346,9 +345,10 @@ def prompt_context(fields: dict) -> dict:
     prompt's rendering raises.  When every value is a str, int, float, bool or None (those
     exact types), the JSON round trip gives an equal dict of the same types, so ``fields``
     itself is returned."""
-    if _SCALARS.issuperset(map(type, fields.values())):
-        return fields
-    return loads(_dumps(fields))
+    for value in fields.values():
+        if type(value) not in _SCALARS:
+            return loads(_dumps(fields))
+    return fields
 
 
 _READS_BACK: dict[int, tuple[Task, bool]] = {}  # id(task) -> (task, whether its prompts read back as it)

@@ -239,6 +239,29 @@ class SpeakTask(Task):
     def leaks(self, said: str, context) -> str | None:
         return _willingness_leak(said, [context["willingness"]], [context["value"], context["item"]])
 
+    def interpret(self, text: str, context) -> str:
+        """:meth:`Task.interpret`; an accepted answer is remembered by what its parse and
+        checks read -- the text, the context's value, item and willingness -- so the same
+        message for the same context is accepted again without them (issue 21: a third of
+        the messages are said again).  Only with this class's own parse and checks."""
+        if (type(self) is not SpeakTask or type(text) is not str
+                or (SpeakTask.parse, SpeakTask.check, SpeakTask.leaks, SpeakTask.reject_echo) != _SPEAK_READERS):
+            return Task.interpret(self, text, context)
+        try:
+            value, item, w = context["value"], context["item"], context["willingness"]
+        except (KeyError, TypeError):
+            return Task.interpret(self, text, context)
+        if type(value) is not str or type(item) is not str or (w is not None and type(w) is not int):
+            return Task.interpret(self, text, context)
+        key = (text, value, item, w)
+        got = _ACCEPTED.get(key)
+        if got is None:
+            got = Task.interpret(self, text, context)  # (a refused answer raises: not kept)
+            if len(_ACCEPTED) >= _CACHE_SIZE:
+                _ACCEPTED.clear()
+            _ACCEPTED[key] = got
+        return got
+
     def mock_answer(self, context: Mapping[str, Any], rng: np.random.Generator, options) -> str:
         act, value, w, reason = context["act"], context["value"], context["willingness"], context["reason"]
         if not _valid_fields(act, w, reason):  # the class says what is wrong (or accepts it, e.g. True)
@@ -466,6 +489,10 @@ class ReadTask(Task):
 #: the read task's answers by (message, item) and its parsed answers by text: pure functions
 #: of their keys, each kept for at most _CACHE_SIZE keys (cleared when full: memory stays flat)
 _ANSWERS: dict[tuple[str, str | None], str] = {}
+#: the speak task's accepted answers by (text, value, item, willingness)
+_ACCEPTED: dict[tuple[str, str, str, int | None], str] = {}
+#: the speak task's own parse and checks (its cache is used only while they are the class's)
+_SPEAK_READERS = (SpeakTask.parse, SpeakTask.check, SpeakTask.leaks, SpeakTask.reject_echo)
 _PARSED: dict[str, TravelUtterance] = {}
 _CACHE_SIZE = 4096
 

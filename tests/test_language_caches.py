@@ -1,0 +1,128 @@
+"""The travel tasks' caches (issue 21) give what the uncached code gives: the read mock's
+answer by (message, item), the read parser's utterance by text, the speak task's accepted
+answer by (text, value, item, willingness); a refused answer is refused again, with the
+same problem; each cache is bounded; MIND's event log makes the events Event itself makes."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from mockllm import travel
+from mockllm.callrng import CallRng
+from mockllm.tasks import Task
+from mockllm.travel import READ, SPEAK, TravelUtterance, render
+from simcore.errors import ParseError
+from simcore.protocols import travel_vote
+from simcore.transcript import Event
+
+
+def _messages(n: int = 300) -> list[tuple[str, str | None]]:
+    rng = np.random.default_rng(7)
+    out = []
+    for i in range(n):
+        act = travel.ACTS[i % len(travel.ACTS)]
+        w = None if i % 4 == 0 else int(rng.integers(1, 11))
+        u = TravelUtterance(act, ["3.5+", "Romantic", "No preference", "2 meals/day"][i % 4], w,
+                            travel.REASONS[i % len(travel.REASONS)])
+        out.append((render(u, "dining atmosphere", rng, 0.3), None))
+    out.append((travel.render_all([("dining budget tier", "Moderate", 8), ("room type", "Private room", 3)],
+                                  rng, 0.0), "room type"))
+    out += [("no opener here", None), ('For the x, "unclosed', None), ("", None)]
+    return out
+
+
+def test_read_mock_and_parser_caches_give_the_uncached_results():
+    travel._ANSWERS.clear()
+    travel._PARSED.clear()
+    for _ in range(2):  # the second pass is answered from the caches
+        for message, item in _messages():
+            context = {"message": message, "item": item}
+            answer = READ.mock_answer(context, CallRng(1), {})
+            assert answer == READ._mock_answer(context)
+            try:
+                want = READ._parse(answer)
+            except ParseError as exc:
+                with pytest.raises(ParseError) as got:
+                    READ.parse(answer)
+                assert got.value.problem == exc.problem
+                continue
+            assert READ.parse(answer) == want
+
+
+def _speak_cases():
+    said = [m for m, _ in _messages()]
+    said += ["I rate it 7 out of 10", "my willingness is high", 'TASK: "3.5+"', 'ok ok ok "3.5+"', "  ", '{"message": 3}']
+    for text in said:
+        for value in ("3.5+", "Romantic"):
+            for w in (None, 7, 10):
+                yield text, {"act": "agree", "item": "dining atmosphere", "value": value, "willingness": w,
+                             "reason": "none"}
+
+
+def test_speak_interpret_cache_gives_task_interpret():
+    travel._ACCEPTED.clear()
+    for _ in range(2):
+        for text, context in _speak_cases():
+            try:
+                want = Task.interpret(SPEAK, text, context)
+            except ParseError as exc:
+                with pytest.raises(ParseError) as got:
+                    SPEAK.interpret(text, context)
+                assert got.value.problem == exc.problem
+                assert (text, context["value"], context["item"], context["willingness"]) not in travel._ACCEPTED
+                continue
+            assert SPEAK.interpret(text, context) == want
+
+
+def test_speak_cache_is_not_used_with_other_checks(monkeypatch):
+    text = 'Agreed on the dining atmosphere: we go with "Romantic".'
+    context = {"act": "agree", "item": "dining atmosphere", "value": "Romantic", "willingness": None, "reason": "none"}
+    assert SPEAK.interpret(text, context) == text  # now remembered
+
+    def refuse(self, msg, ctx, raw):
+        raise ParseError(self.id, "refused", raw)
+
+    monkeypatch.setattr(type(SPEAK), "check", refuse)
+    with pytest.raises(ParseError, match="refused"):
+        SPEAK.interpret(text, context)
+    # a bool willingness is not the int 1 (the leak check tells them apart): never the same key
+    monkeypatch.undo()
+    assert SPEAK.interpret("I say 1 for \"Romantic\"", {**context, "willingness": True}) == "I say 1 for \"Romantic\""
+    with pytest.raises(ParseError, match="willingness 1"):
+        SPEAK.interpret("I say 1 for \"Romantic\"", {**context, "willingness": 1})
+
+
+def test_caches_are_bounded(monkeypatch):
+    monkeypatch.setattr(travel, "_CACHE_SIZE", 5)
+    for cache in (travel._ANSWERS, travel._PARSED, travel._ACCEPTED):
+        cache.clear()
+    for message, item in _messages(40):
+        answer = READ.mock_answer({"message": message, "item": item}, CallRng(1), {})
+        try:
+            READ.parse(answer)
+        except ParseError:
+            pass
+        try:
+            SPEAK.interpret(message, {"item": "dining atmosphere", "value": "3.5+", "willingness": None})
+        except ParseError:
+            pass
+    assert all(len(c) <= 5 for c in (travel._ANSWERS, travel._PARSED, travel._ACCEPTED))
+
+
+def test_the_event_log_makes_the_events_event_makes():
+    assert travel_vote._SETTERS is not None  # the fast path is the one in use
+    log = travel_vote._Log("mind/t/g0/x")
+    calls = [dict(speaker="protocol", phase="1-pick", round=0, item="k", intent={"proposer": "a", "proposal": "v"},
+                  hidden={"w": [1, 2], "values": ("v", "u")}),
+             dict(speaker="a", phase="2-vote", round=1, item="k", intent={"vote": "AGREE", "revised_value": None},
+                  text="hi", hidden={"w": np.int64(3), "used_w": 3}),
+             dict(speaker="b", phase="1-propose", round=0, item=None, intent={"proposals": {}}, text="x")]
+    for kw in calls:
+        log.add(**kw)
+    for seq, (ev, kw) in enumerate(zip(log.events, calls)):
+        want = Event(run="mind/t/g0/x", seq=seq, **kw)
+        assert ev == want and ev.to_json() == want.to_json() and repr(ev) == repr(want)
+        assert type(ev) is Event
+    with pytest.raises(Exception):
+        log.events[0].seq = 4  # still frozen
