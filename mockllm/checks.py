@@ -11,6 +11,7 @@ which the client retries and then answers with the caller's counted fallback.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import operator
 import re
@@ -127,7 +128,10 @@ def runaway(text: str, max_chars: int = 2000) -> str | None:
     # a phrase of `size` words said three times makes 2 * size repeats of words already
     # seen: sizes beyond half the repeats cannot be there (the usual answer: none, or size 1)
     repeats = len(words) - len(set(words))
-    for size in range(1, min(6, repeats // 2) + 1):
+    sizes = range(1, min(6, repeats // 2) + 1)
+    if len(sizes) >= 3:  # a long answer: first a cheaper test that can only say "not there"
+        sizes = _possible_sizes(words, sizes)
+    for size in sizes:
         # words[j] == words[j + size] for 2 * size positions in a row: 3 repeats; one byte per
         # position j (1: equal), made and searched in C; the first run of 2 * size ones
         # starts where the word-by-word scan's run would
@@ -141,3 +145,21 @@ def runaway(text: str, max_chars: int = 2000) -> str | None:
 
 
 _ONES = {size: b"\x01" * (2 * size) for size in range(1, 7)}
+_ZEROS = {size: bytes(2 * size) for size in range(1, 7)}
+_LOW_BYTE = itertools.repeat(255)
+
+
+def _possible_sizes(words: list, sizes: range) -> list[int]:
+    """The phrase sizes at which ``words`` may repeat a phrase three times: each word made
+    one byte (its hash's low byte: equal words, equal bytes), the bytes ``size`` apart
+    compared all at once (XOR of two big integers); where no 2 * size of them in a row are
+    equal, the words are not either.  (Unequal words may share a byte: a size kept here is
+    still scanned word by word.)"""
+    ids = bytes(map(operator.and_, map(hash, words), _LOW_BYTE))
+    n, whole = len(ids), int.from_bytes
+    out = []
+    for size in sizes:
+        span = n - size
+        if (whole(ids[:span], "big") ^ whole(ids[size:], "big")).to_bytes(span, "big").find(_ZEROS[size]) >= 0:
+            out.append(size)
+    return out
