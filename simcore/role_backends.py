@@ -15,6 +15,10 @@ openai-compat-v1 ... --role ROLE=model``): one server and one set of arguments p
 The mock answers a role's task with the stand-in's own decision, read from the prompt's
 context, so a run with the mock in a role gives the stand-in run's results.
 
+Each decision's transcript event carries the exchange behind it (``hidden.model_decisions``:
+the prompt, the raw answers, the parsed value, the repairs and any fallback;
+:mod:`mockllm.exchanges`), for ``simcore report``'s step-through and ``simcore show``.
+
 Each role's calls draw their seeds from a generator of their own (``child(episode
 sequence, "role", ROLE)``), so putting a role on a backend leaves every other draw of
 the run as it was.
@@ -91,7 +95,8 @@ def role_client(roles: Sequence, role_id: str, run_backend, *, temperature: floa
         from simcore.backends import build_backend
 
         chosen = build_backend(backend)
-    return ModelClient(chosen, temperature=temperature)
+    # (the client keeps a record of each ask: the decision's transcript event shows the exchange)
+    return ModelClient(chosen, temperature=temperature, exchanges=[])
 
 
 __all__ = ["MODEL", "playable", "parse_roles", "check_roles", "role_client"]
