@@ -75,27 +75,34 @@ def policy_notes(policy) -> list:
 
 
 def summary(n: Mapping[str, Any]) -> str:
-    """One line for ``simcore show``: the task, each ask's answers in short, what was
-    decided, and the stand-in's decision when it differs or took over."""
-    parts = []
-    for a in n.get("asks") or ():
-        took = a.get("value")
-        tries = len(a.get("answers") or ())
-        errors = sum(1 for x in a.get("answers") or () if "error" in x)
+    """One line for ``simcore show``: the answers in short, what was decided, and the
+    stand-in's decision when it took over or differs."""
+    asks = list(n.get("asks") or ())
+    if n.get("votes") is not None:  # samples voting (astra.tactic)
+        head = f"{len(asks)} samples voted " + ", ".join("-" if v is None else short(v) for v in n["votes"])
+        repaired = sum(1 for a in asks if not a.get("fallback") and len(a.get("answers") or ()) > 1)
+        fell = sum(1 for a in asks if a.get("fallback"))
+        more = ([f"{repaired} repaired"] if repaired else []) + ([f"{fell} fell back"] if fell else [])
+        if more:
+            head += f" ({', '.join(more)})"
+    elif asks:
+        a = asks[-1]
+        answers = list(a.get("answers") or ())
         if a.get("fallback"):
-            what = "fell back" + (f" after {tries} answer(s)" if tries else "")
-            if errors:
-                what += f" ({errors} backend error(s))"
+            last = answers[-1] if answers else {}
+            why = f"backend error: {last['error']}" if "error" in last else last.get("refused") or ""
+            head = f"{len(answers)} answer(s) refused" + (f" (last: {why})" if why else "")
         else:
-            what = short(took) + (f" (repaired, try {tries})" if tries > 1 else "")
-        parts.append(what)
-    line = f"{n.get('task')}: " + ("; ".join(parts) if len(parts) <= 1 else
-                                   f"{len(parts)} samples: " + "; ".join(parts))
+            head = f"answered {{{short(a.get('value'))}}}" + (" first try" if len(answers) == 1 else
+                                                          f" on try {len(answers)} (repaired)")
+    else:
+        head = "nothing asked"
+    line = f"{n.get('task')}: {head}"
+    if n.get("fallback"):
+        return line + f" -> the stand-in decided {short(n.get('stand_in', n.get('decision')))}"
     if "decision" in n:
         line += f" -> {short(n['decision'])}"
-    if n.get("fallback"):
-        line += " -- the stand-in decided" + (f" ({short(n['stand_in'])})" if "stand_in" in n else "")
-    elif "stand_in" in n and n["stand_in"] != n.get("decision"):
+    if "stand_in" in n and n["stand_in"] != n.get("decision"):
         line += f" (the stand-in: {short(n['stand_in'])})"
     return line
 
