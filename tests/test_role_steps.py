@@ -56,6 +56,15 @@ def test_the_client_keeps_no_record_unless_asked():
     assert client.exchanges is None
 
 
+def test_a_role_client_records_only_when_its_role_asks():
+    from simcore.role_backends import role_client
+
+    roles = (("astra.tactic", "mock-v1"),)
+    assert role_client(roles, "astra.tactic", None, record=True).exchanges == []
+    assert role_client(roles, "astra.tactic", None).exchanges is None
+    assert role_client(roles, "astra.partner", None, record=True) is None  # (not on a backend)
+
+
 def test_the_record_holds_the_prompt_each_answer_its_reason_and_the_fallback():
     from mockllm.roles_astra import tactic_context
 
