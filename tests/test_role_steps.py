@@ -201,6 +201,13 @@ def test_the_partners_moves_name_the_stand_ins_option(capsys, tmp_path):
     assert len(notes) == 6 and all(n["task"] == "astra.partner" for n in notes)
     assert {json.dumps(n["decision"]) for n in notes} == {'{"move": "offer", "option": 9}'}
     assert all(n["stand_in"]["move"] == "offer" and n["stand_in"]["option"] != 9 for n in notes)
+    code, _, err = simcore(capsys, "report", str(out), "--negotiation", "distributive/alpha=0.35,beta=0.65/e0",
+                           "--out", str(tmp_path / "n.html"))
+    assert code == 0, err
+    page = (tmp_path / "n.html").read_text()
+    assert page.count("played by a model: astra.partner</span> decided <b>move: offer, option: 9</b>") == 3
+    assert page.count("the paper&#x27;s LLM partner, played by a model") == 3
+    assert "{&quot;move&quot;: &quot;offer&quot;, &quot;option&quot;: 9}" in page
 
 
 def test_a_replay_gives_the_same_notes_byte_for_byte(capsys, tmp_path):

@@ -284,7 +284,9 @@ def step_rows(events) -> list[Step]:
             rule = i.get("mode") or e.phase
         else:
             rule = f"partner: {i.get('mode') or e.phase}"
-            src = "simcore's partner agent (stand-in for the paper's LLM partner)"
+            src = ("the paper's LLM partner, played by a model (--role astra.partner; simcore's partner agent "
+                   "as the fallback)" if h.get("model_decisions") else
+                   "simcore's partner agent (stand-in for the paper's LLM partner)")
             for key in ("target", "own_score", "level"):
                 if key in i:
                     inputs.append((key, esc(i[key])))
