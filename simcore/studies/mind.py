@@ -337,7 +337,7 @@ def _base_role(config: MindConfig, policy, backend, s: int, g: int, variant: str
     from simcore.role_backends import role_client
     from simcore.seeding import generator
 
-    client = role_client(config.roles, "mind.base", backend, temperature=TEMPERATURE)
+    client = role_client(config.roles, "mind.base", backend, temperature=TEMPERATURE, record=True)
     if client is None or not isinstance(policy, MadPolicy):
         return policy, None
     return BaseRole(policy, client, generator(config.seed, "mind", s, g, variant, "role", "mind.base")), client
