@@ -1,9 +1,9 @@
 """What a role on a backend asked and was answered, as a transcript note (issue 20).
 
-When ``--role ROLE=BACKEND`` puts astra.tactic, astra.partner or mind.base on a backend,
-the role's :class:`~mockllm.client.ModelClient` keeps a record of each ask
-(:attr:`~mockllm.client.ModelClient.exchanges`; ``role_client(..., record=True)``).  After each decision the role drains
-the record into one *decision note*, which the decision's transcript event carries in
+When ``--role ROLE=BACKEND`` puts astra.tactic, astra.partner, mind.base or
+scorable.negotiator on a backend, the role's :class:`~mockllm.client.ModelClient` keeps a
+record of each ask (:attr:`~mockllm.client.ModelClient.exchanges`; ``role_client(...,
+record=True)``).  After each decision the role drains the record into one *decision note*, which the decision's transcript event carries in
 ``hidden["model_decisions"]`` (a list: one turn may hold more than one decision):
 
 * ``task``: the task (and role) id;

@@ -15,8 +15,8 @@ openai-compat-v1 ... --role ROLE=model``): one server and one set of arguments p
 The mock answers a role's task with the stand-in's own decision, read from the prompt's
 context, so a run with the mock in a role gives the stand-in run's results.
 
-The decisions of astra.tactic, astra.partner and mind.base carry, in their transcript
-events, the exchange behind them (``hidden.model_decisions``: the prompt, the raw answers,
+The decisions of astra.tactic, astra.partner, mind.base and scorable.negotiator carry, in
+their transcript events, the exchange behind them (``hidden.model_decisions``: the prompt, the raw answers,
 the parsed value, the repairs and any fallback; :mod:`mockllm.exchanges`), for
 ``simcore report``'s step-through and ``simcore show``.
 

@@ -205,7 +205,7 @@ def _negotiator_role(config: ScorableConfig, game, method: str, seq, trial: int,
     from simcore.role_backends import role_client
     from simcore.seeding import generator
 
-    client = role_client(config.roles, "scorable.negotiator", backend)
+    client = role_client(config.roles, "scorable.negotiator", backend, record=trial < config.keep_transcripts)
     if client is None:
         return None
     who = METHODS[method][2]
