@@ -317,7 +317,7 @@ class JudgeTask(Task):
     example = ('{"negotiation_rationality": "B", "preference_alignment": "A", "reason_value_validity": "B", '
                '"opinion_change_justification": "B", "fluency_naturalness": "A", "overall": "B"}')
     fields = ("version_a", "constraints_a", "conversation_a", "version_b", "constraints_b", "conversation_b")
-    #: six short verdicts: room for a wordy model's JSON (about 60 tokens when terse)
+    #: a choice: six one-letter verdicts are about 60 tokens of JSON; twice that leaves room for a wordy model
     max_tokens = 128
 
     def answer_schema(self, context) -> dict:
