@@ -233,3 +233,17 @@ def test_a_judge_role_the_run_cannot_use_is_refused_before_any_work(capsys, tmp_
     code, _, err = simcore(capsys, *args, *extra, "--role", "mind.judge=model", "--out", str(tmp_path / "o"))
     assert code == 2 and why in one_line(err)
     assert not (tmp_path / "o").exists()
+
+
+def test_robustness_over_the_judges_stand_ins_with_the_judge_on_a_backend_is_refused_first(capsys, tmp_path,
+                                                                                           monkeypatch):
+    """The judge family's other members (another overall rule, the informed v1 judge) cannot
+    run with a backend in the judge's role: one line, exit 2, before any study is run."""
+    import simcore.study as study
+
+    ran = []
+    real = study.run_study
+    monkeypatch.setattr(study, "run_study", lambda *a, **k: ran.append(1) or real(*a, **k))
+    code, _, err = simcore(capsys, *RUN, "--robustness", "--role", "mind.judge=mock-v1", "--out", str(tmp_path / "o"))
+    assert code == 2 and "a backend plays the blind judge" in one_line(err)
+    assert ran == []
