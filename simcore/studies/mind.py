@@ -369,9 +369,8 @@ def _base_role(config: MindConfig, policy, backend, s: int, g: int, variant: str
 
 def _judge_role(config: MindConfig, backend):
     """The client of ``--role mind.judge=BACKEND`` (its counts read after the verdict), or None."""
-    from simcore.role_backends import role_client
-
     from mockllm.roles_mind import JUDGE_TEMPERATURE
+    from simcore.role_backends import role_client
 
     return role_client(config.roles, "mind.judge", backend, temperature=JUDGE_TEMPERATURE)
 
