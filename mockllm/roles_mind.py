@@ -38,17 +38,16 @@ of each item, and the conversation (each member's opening, each proposal, vote a
 update with the public move and its words, and how each item ended; never an alpha or
 a policy's private label).
 
-The answer names, for each criterion and overall, ``"A"``, ``"B"`` or ``"equal"``.
-"equal" is no option of the paper (E16: "decide who wins (A or B)") but is the
-stand-in's own state -- equal evidence -- which :func:`~simcore.metrics.mind_judge.compare`
-settles with the study's fair coin; so an "equal" answer is settled by that same coin
-(:func:`~simcore.metrics.mind_judge.settle`, the same draws in the same order) and the
-recorded verdict is A or B everywhere, as E16 asks.  An overall "equal" leaves the
-overall winner to the stand-in's rule (the majority of the five).  The mock answers
-with the stand-in's verdict computed from the prompt's two conversations (a criterion
-with equal evidence "equal"; the overall "equal" unless one side won three criteria
-outright), so a run with the mock in the role is the stand-in run.  An answer still
-unreadable after the client's repairs is a counted fallback to the stand-in's verdict.
+The answer names, for each criterion and overall, ``"A"`` or ``"B"`` -- E16's options ("decide
+who wins (A or B)"); nothing else is legal.  The model's letters are the verdict, its overall
+winner the overall (E16 "then give the final overall winner").  The mock answers with the
+blind stand-in's verdict computed from the prompt's two conversations; where the stand-in's
+evidence is equal (which the study settles with its fair coin, a draw the prompt cannot show)
+the mock flips a coin of its own, keyed by the two conversations and the criterion so that
+swapping the plans swaps the letter, and its overall is the majority of its five letters.  So
+a run with the mock in the role has the stand-in run's verdict on every criterion the
+evidence decides, and may differ on the ties (tests/test_role_mind_judge.py).  An answer
+still unreadable after the client's repairs is a counted fallback to the stand-in's verdict.
 """
 
 from __future__ import annotations
@@ -204,8 +203,8 @@ class BaseRole:
 JUDGE_KEYS = {"rationality": "negotiation_rationality", "alignment": "preference_alignment",
               "reason_validity": "reason_value_validity", "change_justification": "opinion_change_justification",
               "fluency": "fluency_naturalness"}
-#: a judge's answer for one criterion: a plan, or "equal" (the stand-in's equal evidence, settled by the coin)
-VERDICTS = ("A", "B", "equal")
+#: a judge's answer for one criterion and overall: a plan (E16 "decide who wins (A or B)")
+VERDICTS = ("A", "B")
 #: F.1 gives the agents' temperature (0.4); no passage gives the judge's, so the backend's own is used
 JUDGE_TEMPERATURE = None
 
@@ -283,6 +282,24 @@ def judge_context(events_a, events_b, version_a: str, version_b: str) -> dict:
             "conversation_b": conversation(events_b)}
 
 
+def tie_letter(context, criterion: str) -> str:
+    """The mock's own fair coin for a criterion where the blind evidence is equal: a bit of a
+    digest of the criterion and the two conversations, naming the plan with the smaller
+    digest or the other (so swapping the plans swaps the letter; identical plans: by
+    position)."""
+    import hashlib
+
+    def key(conv) -> str:
+        return hashlib.sha256(json.dumps(conv, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+    ka, kb = key(context["conversation_a"]), key(context["conversation_b"])
+    heads = hashlib.sha256(f"{criterion}\n{min(ka, kb)}\n{max(ka, kb)}".encode("utf-8")).digest()[0] & 1
+    if ka == kb:
+        return "A" if heads else "B"
+    smaller = "A" if ka < kb else "B"
+    return smaller if heads else ("B" if smaller == "A" else "A")
+
+
 def stand_in_letters(context) -> dict:
     """The blind stand-in's verdict on the two plans of ``context``: per criterion the plan
     with the higher evidence or None (equal), from the conversations alone."""
@@ -313,7 +330,7 @@ class JudgeTask(Task):
     answer_format = ('one JSON object and nothing else: {"negotiation_rationality": "A" or "B", '
                      '"preference_alignment": "A" or "B", "reason_value_validity": "A" or "B", '
                      '"opinion_change_justification": "A" or "B", "fluency_naturalness": "A" or "B", '
-                     '"overall": "A" or "B"}; "equal" only where you find the two plans exactly equal')
+                     '"overall": "A" or "B"}')
     example = ('{"negotiation_rationality": "B", "preference_alignment": "A", "reason_value_validity": "B", '
                '"opinion_change_justification": "B", "fluency_naturalness": "A", "overall": "B"}')
     fields = ("version_a", "constraints_a", "conversation_a", "version_b", "constraints_b", "conversation_b")
@@ -324,13 +341,14 @@ class JudgeTask(Task):
         return schema.obj({k: schema.enum(VERDICTS) for k in (*JUDGE_KEYS.values(), "overall")}, title=self.id)
 
     def mock_answer(self, context, rng, options) -> str:
-        """The default blind stand-in's verdict, from the two conversations of the prompt."""
+        """The default blind stand-in's verdict, from the two conversations of the prompt; a
+        criterion with equal evidence by :func:`tie_letter`; the overall the majority."""
         from simcore.metrics.mind_judge import CRITERIA
 
         got = stand_in_letters(context)
-        strict = {side: sum(got[c] == side for c in CRITERIA) for side in "AB"}
-        overall = next((side for side in "AB" if 2 * strict[side] > len(CRITERIA)), "equal")
-        return json.dumps({**{JUDGE_KEYS[c]: got[c] or "equal" for c in CRITERIA}, "overall": overall})
+        out = {c: got[c] or tie_letter(context, c) for c in CRITERIA}
+        overall = "A" if 2 * sum(out[c] == "A" for c in CRITERIA) > len(CRITERIA) else "B"
+        return json.dumps({**{JUDGE_KEYS[c]: out[c] for c in CRITERIA}, "overall": overall})
 
     def parse(self, text: str) -> dict:
         data = self.load_json(text)
@@ -343,21 +361,21 @@ class JudgeTask(Task):
                                  text)
             value = data[key]
             if not isinstance(value, str):
-                raise ParseError(self.id, f"{key!r} must be \"A\", \"B\" or \"equal\"", text)
+                raise ParseError(self.id, f"{key!r} must be \"A\" or \"B\"", text)
             word = " ".join(value.split()).casefold()
             out[key] = {"a": "A", "plan a": "A", "b": "B", "plan b": "B"}.get(word, word)
         return out
 
     def check(self, answer: dict, context, text: str) -> dict:
-        """Each verdict is A, B or equal (:data:`VERDICTS`); returns ``{criterion: 'A'/'B'/None}``
-        and ``overall`` ('A'/'B'/None), None for equal."""
+        """Each verdict is A or B (:data:`VERDICTS`); returns ``{criterion: 'A'/'B'}`` and
+        ``overall``."""
         from simcore.metrics.mind_judge import CRITERIA
 
         for key, value in answer.items():
             checks.one_of(self.id, key, value, VERDICTS, text)
         out = {c: answer[JUDGE_KEYS[c]] for c in CRITERIA}
         out["overall"] = answer["overall"]
-        return {k: None if v == "equal" else v for k, v in out.items()}
+        return out
 
     def examples(self, rng):
         def plan(vote, value, words):
@@ -389,11 +407,12 @@ JUDGE = register_task(JudgeTask())
 
 
 def judge_verdict(client, rng, coin, context: dict, key_a: str, key_b: str, stand_in) -> dict:
-    """The Table 4 verdict with the judge on a backend: the answer (``client``, call seeds from
-    ``rng``, the role's own generator) settled into E16's A-or-B verdict by the study's coin
-    (``coin``, the generator the stand-in's verdict draws from; ``key_a``/``key_b`` name the
-    plans for it); ``stand_in()`` -- the stand-in's verdict with that coin -- is the counted
-    fallback.  Exactly one of the two draws from ``coin``."""
+    """The Table 4 verdict with the judge on a backend: the model's letters and overall winner
+    (``client``, call seeds from ``rng``, the role's own generator), in :func:`compare`'s fields
+    (``coin``, the generator the stand-in's verdict draws from, settles only the derived
+    four-criterion winner on a 2-2 split; ``key_a``/``key_b`` name the plans for it);
+    ``stand_in()`` -- the stand-in's verdict with that coin -- is the counted fallback.
+    Exactly one of the two draws from ``coin``."""
     from simcore.metrics.mind_judge import CRITERIA, settle
 
     got = client.ask(JUDGE, rng, fallback=lambda: None, **context)
@@ -402,5 +421,5 @@ def judge_verdict(client, rng, coin, context: dict, key_a: str, key_b: str, stan
     return settle({c: got[c] for c in CRITERIA}, coin, key_a, key_b, stated_overall=got["overall"])
 
 
-__all__ = ["BASE", "BaseTask", "BaseRole", "TEMPERATURE", "JUDGE", "JudgeTask", "JUDGE_KEYS", "VERDICTS",
+__all__ = ["BASE", "BaseTask", "BaseRole", "TEMPERATURE", "JUDGE", "JudgeTask", "JUDGE_KEYS", "VERDICTS", "tie_letter",
            "conversation", "final_constraints", "events_of", "judge_context", "judge_verdict"]

@@ -1,7 +1,8 @@
 """The mind.judge role played by a backend (issue 20): --role mind.judge=BACKEND asks the
-Table 4 verdict of a model through E16/E17's prompt (the blind judge's inputs only), the
-answer settled by the study's coin where it says "equal", the stand-in's verdict the
-counted fallback; with the mock in the role the run is the stand-in's run."""
+Table 4 verdict of a model through E16/E17's prompt (the blind judge's inputs only), A or B
+for each criterion and overall, the stand-in's verdict the counted fallback; with the mock
+in the role the run is the stand-in's run but for the ties, which the study settles with its
+coin and the mock with a coin of its own."""
 
 from __future__ import annotations
 
@@ -26,18 +27,18 @@ def _metrics(path):
 
 
 @pytest.mark.parametrize("backend", ["model", "mock-v1"])
-def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run(capsys, tmp_path, backend):
+def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run_but_for_the_ties(capsys, tmp_path, backend):
     assert simcore(capsys, *RUN, "--out", str(tmp_path / "a"))[0] == 0
     assert simcore(capsys, *RUN, "--role", f"mind.judge={backend}", "--out", str(tmp_path / "b"))[0] == 0
-    for name in SAME:
+    for name in SAME[:3]:  # the negotiations and their tables
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     a, b = _metrics(tmp_path / "a"), _metrics(tmp_path / "b")
     rows = b["model_calls"]["by_task"]
     judge = rows.pop("mind.judge")
     assert judge["asks"] == 4 and judge["first_try"] == 4 and judge["fallbacks"] == 0
     assert rows == a["model_calls"]["by_task"]
-    assert a["judge"] == b["judge"]
-    assert 0 < a["judge"]["rationality"]["tie_break"] < 1  # the coin had work to do: equal evidence met
+    assert 0 < a["judge"]["rationality"]["tie_break"] < 1  # the stand-in's coin had work to do
+    assert b["judge"]["rationality"]["tie_break"] == 0  # the model (here the mock) named every winner
 
 
 class JudgeOnly:
@@ -72,15 +73,48 @@ def _group(backend, roles=(("mind.judge", "model"),), groups=3):
     return outs
 
 
-def test_the_prompt_read_back_gives_the_stand_ins_verdict():
+def test_the_prompt_read_back_gives_the_stand_ins_verdict_where_the_evidence_decides():
     """The mock answering through chat (the prompt rendered, its context read back from the text)
-    gives every group the stand-in's verdict: the conversations in the prompt carry all the
-    blind judge reads."""
+    gives every group the stand-in's verdict on each criterion the evidence decides (the
+    conversations in the prompt carry all the blind judge reads); the criteria the stand-in's
+    coin settled get the mock's own coin."""
     backend = JudgeOnly(lambda ctx: JUDGE.mock_answer(ctx, None, {}))
-    played = _group(backend)
+    played = _group(backend, groups=6)
+    stand_in = _group(JudgeOnly(None), roles=(), groups=6)
+    assert len(backend.asked) == 6 and all(n == 2 for _, n in backend.asked)  # answered first try
+    ties = 0
+    for p, s in zip(played, stand_in):
+        for c in CRITERIA:
+            if c in s.record["judge"]["tie_break"]:
+                ties += 1
+            else:
+                assert p.record["judge"][c] == s.record["judge"][c], c
+    assert ties > 0
+
+
+def test_the_mocks_tie_coin_swaps_with_the_plans_and_is_fair():
+    from mockllm.roles_mind import tie_letter
+
+    plans = _events(groups=6)
+    heads = 0
+    for mind, base in plans:
+        ab = judge_context(mind, base, "mind", "base")
+        ba = judge_context(base, mind, "base", "mind")
+        for c in CRITERIA:
+            x, y = tie_letter(ab, c), tie_letter(ba, c)
+            assert {x, y} == {"A", "B"}
+            heads += x == "A"
+    assert 0 < heads < 6 * len(CRITERIA)
+
+
+def test_an_equal_answer_is_refused():
+    """E16 asks who wins, A or B: "equal" is no answer the paper allows, so it is repaired and
+    then falls back to the stand-in's verdict, counted."""
+    equal = JudgeOnly(lambda ctx: json.dumps({**{k: "equal" for k in JUDGE_KEYS.values()}, "overall": "equal"}))
+    played = _group(equal)
     stand_in = _group(JudgeOnly(None), roles=())
-    assert len(backend.asked) == 3 and all(n == 2 for _, n in backend.asked)  # answered first try
     assert [o.record["judge"] for o in played] == [o.record["judge"] for o in stand_in]
+    assert any(n > 2 for _, n in equal.asked)  # repair conversations
 
 
 def test_the_models_verdict_is_taken_and_the_rest_of_the_run_is_unchanged():
@@ -95,16 +129,6 @@ def test_the_models_verdict_is_taken_and_the_rest_of_the_run_is_unchanged():
         assert all(v[c] == "A" for c in CRITERIA) and v["overall"] == "A"
         assert v["tie_break"] == [] and v["overall_tie_break"] is False
     assert any(s.record["judge"][c] == "B" for s in stand_in for c in CRITERIA)  # (the stand-in differs)
-
-
-def test_an_equal_answer_is_settled_by_the_stand_ins_coin():
-    """'equal' on every criterion and overall: each criterion by the coin (recorded as such),
-    the overall by the majority of the five, as the stand-in settles equal evidence."""
-    equal = JudgeOnly(lambda ctx: json.dumps({**{k: "equal" for k in JUDGE_KEYS.values()}, "overall": "equal"}))
-    for o in _group(equal):
-        v = o.record["judge"]
-        assert v["tie_break"] == list(CRITERIA) and v["overall_tie_break"] is True
-        assert v["overall"] == ("A" if sum(v[c] == "A" for c in CRITERIA) >= 3 else "B")
 
 
 def test_settle_draws_the_coin_as_compare_does():
@@ -160,13 +184,13 @@ def test_the_answer_is_parsed_and_checked():
     ctx = JUDGE.examples(None)[0]
     schema = JUDGE.answer_schema(ctx)
     assert set(schema["properties"]) == set(JUDGE_KEYS.values()) | {"overall"}
-    assert all(p["enum"] == ["A", "B", "equal"] for p in schema["properties"].values())
+    assert all(p["enum"] == ["A", "B"] for p in schema["properties"].values())
     good = {**{k: "A" for k in JUDGE_KEYS.values()}, "overall": "Plan B"}
     got = JUDGE.interpret("Verdict: " + json.dumps(good), ctx)
     assert got == {**dict.fromkeys(CRITERIA, "A"), "overall": "B"}
     for bad in ("Plan A is better overall.", json.dumps({**good, "overall": "C"}),
                 json.dumps({k: "A" for k in JUDGE_KEYS.values()}), json.dumps({**good, "fluency_naturalness": 1}),
-                "[\"A\", \"B\"]"):
+                "[\"A\", \"B\"]", json.dumps({**good, "overall": "equal"})):
         with pytest.raises(ParseError):
             JUDGE.interpret(bad, ctx)
 
