@@ -44,14 +44,17 @@ class CallRng:
 
     def integers(self, low: int, high: int | None = None) -> int:
         """Uniform int in [low, high) (or [0, low) with one argument), like numpy's."""
-        if high is None and type(low) is int and low > 0:  # the usual integers(n): span n from 0
-            low, span = 0, low
-        else:
-            if high is None:
-                low, high = 0, low
-            low, span = int(low), int(high) - int(low)
-            if span <= 0:
-                raise ValueError("high <= low")
+        if high is None and type(low) is int and low > 0:  # the usual integers(n): [0, n)
+            # (the draw below written out once more: no offset to add)
+            self._state = z = (self._state + _GOLDEN) & _MASK
+            z = ((z ^ (z >> 30)) * _M1) & _MASK
+            z = ((z ^ (z >> 27)) * _M2) & _MASK
+            return int(((z ^ (z >> 31)) >> 11) * _INV53 * low)
+        if high is None:
+            low, high = 0, low
+        low, span = int(low), int(high) - int(low)
+        if span <= 0:
+            raise ValueError("high <= low")
         # self.random() written out (a call less per draw: the mock draws several per answer)
         self._state = z = (self._state + _GOLDEN) & _MASK
         z = ((z ^ (z >> 30)) * _M1) & _MASK

@@ -126,3 +126,24 @@ def test_the_event_log_makes_the_events_event_makes():
         assert type(ev) is Event
     with pytest.raises(Exception):
         log.events[0].seq = 4  # still frozen
+
+
+def test_callrng_integers_is_splitmix_scaled():
+    """CallRng.integers(n)'s own short path draws what the general formula draws."""
+    mask = (1 << 64) - 1
+
+    def reference(seed: int, spans: list[int]) -> list[int]:
+        state, out = seed & mask, []
+        for span in spans:
+            state = z = (state + 0x9E3779B97F4A7C15) & mask
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            out.append(0 + int(((z ^ (z >> 31)) >> 11) * (1.0 / (1 << 53)) * span))
+        return out
+
+    spans = [1, 2, 3, 6, 10, 1000, 2**31, 2**53 + 1, 7]
+    for seed in (0, 1, 12345, 2**31 - 1, 2**64 + 5):
+        rng = CallRng(seed)
+        assert [rng.integers(n) for n in spans] == reference(seed, spans)
+        rng = CallRng(seed)
+        assert [rng.integers(0, n) for n in spans] == reference(seed, spans)
