@@ -306,6 +306,8 @@ def _willingness_leak(said: str, levels, names) -> str | None:
     if _DIGIT.search(rest) is None:  # (the per-character isdigit scan was 6% of a MIND job: issue 21)
         return None
     for w in sorted({w for w in levels if isinstance(w, int) and not isinstance(w, bool)}):
+        if f"{w}" not in rest:  # (the pattern finds the level's text or nothing)
+            continue
         pattern = _LEVEL_WRITTEN.get(w)
         if pattern is None:
             pattern = re.compile(rf"(?<![\w.]){w}(?![\w]|\.\d)")
