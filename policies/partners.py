@@ -133,21 +133,29 @@ class Partner:
 
     # --- targets -----------------------------------------------------------
     def aspiration(self, obs: Observation) -> float:
+        return self._aspiration(obs.round, obs.round_limit)
+
+    def _aspiration(self, rnd: int, round_limit: int) -> float:
         p = self.p
         if p.exponent is not None:
-            t = 0.0 if obs.round_limit <= 1 else (obs.round - 1) / (obs.round_limit - 1)
+            t = 0.0 if round_limit <= 1 else (rnd - 1) / (round_limit - 1)
             return self.max - (self.max - self.min_res) * (min(1.0, max(0.0, t)) ** p.exponent)
         return self.target
 
     def accept_level(self, obs: Observation, aspiration: Optional[float] = None) -> float:
         """The own score an offer must reach to be accepted (``aspiration``: this turn's
         :meth:`aspiration`, when already computed)."""
+        if aspiration is None and self.p.exponent is not None:
+            aspiration = self.aspiration(obs)
+        return self._accept_level(obs.deadline_warned, aspiration)
+
+    def _accept_level(self, deadline_warned: bool, aspiration: Optional[float]) -> float:
         p = self.p
         if p.exponent is not None:
-            return self.aspiration(obs) if aspiration is None else aspiration
+            return aspiration
         if p.fixed:
             return p.open_share * self.max - p.accept_slack
-        if obs.deadline_warned:
+        if deadline_warned:
             return (p.deadline_share if p.deadline_share is not None else p.floor_share) * self.max
         return self.target - p.accept_slack
 
@@ -158,7 +166,7 @@ class Partner:
             key = (d.id, d.source, self.values, self.role)
             self._ranked = _RANKED.get(key)
             if self._ranked is None:
-                given = [sum(x for issue, x in zip(d.issues, o) if issue.kind == "integer") for o in d.outcomes]
+                given = d.agent_units  # units of the integer issues to the agent, per outcome
                 if self.role == "agent":  # "most units to the other side" from the agent's seat
                     given = [-g for g in given]
                 order = sorted(range(len(d.outcomes)), key=lambda i: (self.scores[i], -given[i], i))
@@ -223,6 +231,39 @@ class Partner:
         stated = d.state_offer(offer, self.role)
         text, stated_back = speak(self.client, self.rng, self.role, "offer", stated, None, mention)
         return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)})
+
+    # --- offers only -----------------------------------------------------------
+    @property
+    def offers_only(self) -> bool:
+        """True when :meth:`act` never speaks nor asks anyone: no language client, no
+        model in the astra.partner role, and this class's own rules.  Its moves are
+        then :meth:`offers_only_turn`'s, and an alternating-offers protocol may take them
+        from there (simcore.protocols.alternating: the offers-only path).  (A subclass may
+        change any rule, so it is never offers-only.)"""
+        return self.client is None and self.move_role is None and type(self) is Partner
+
+    def offers_only_turn(self, rnd: int, round_limit: int, deadline_warned: bool,
+                         on_table: Optional[tuple]) -> tuple:
+        """:meth:`act` when :attr:`offers_only`, without an observation or words:
+        ``(kind, outcome or None, intent)`` -- the Action's kind and intent, and the outcome
+        its stated offer means.  ``on_table``: the other side's offer on the table, if any.
+        (With no client :meth:`act` says nothing and its stated offer is
+        ``domain.state_offer(outcome, role)``, which the protocol's check reads back as
+        ``outcome``; never asked a question: the other side says nothing either.)  The
+        same state changes as :meth:`act` (tested against it, tests/test_offers_only.py)."""
+        if not self.greeted:
+            self.greeted = True
+            return "talk", None, {"mode": "greet"}
+        target = self._aspiration(rnd, round_limit)
+        if on_table is not None:
+            own = self.own_score(on_table)
+            level = self._accept_level(deadline_warned, target)
+            if own >= level - 1e-9:
+                return "accept", None, {"mode": "accept", "own_score": own, "level": level}
+        offer = self._counter(target)
+        self.my_offers.append(offer)
+        self._concede()
+        return "offer", offer, {"mode": "offer", "target": round(target, 4)}
 
     def _counter(self, target: float) -> tuple:
         """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""
