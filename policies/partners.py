@@ -46,7 +46,6 @@ import attrs
 
 from mockllm import astra as lang
 from policies.astra import AgentParams, AstraAgent, speak
-from policies.lp import Space
 from simcore.protocols.alternating import Action, Observation
 
 
@@ -118,8 +117,7 @@ class Partner:
         self.domain, self.values, self.client, self.rng, self.p = domain, values, client, rng, params
         self.role, self.other = side, ("partner" if side == "agent" else "agent")
         self.order = domain.order_of(values)
-        space = Space.cached(domain, values, values)
-        self.scores = space.s_p if side == "partner" else space.s_a
+        self.scores = domain.scores(values, side)  # own score of every outcome, in domain.outcomes order
         self._own = domain.score_table(values, side)  # {outcome: own score}, shared per domain
         self.max = max(self.scores)
         self.min_res = float(domain.batna)
@@ -254,15 +252,17 @@ class Partner:
         if not self.greeted:
             self.greeted = True
             return "talk", None, {"mode": "greet"}
+        p = self.p
         target = self._aspiration(rnd, round_limit)
         if on_table is not None:
             own = self.own_score(on_table)
-            level = self._accept_level(deadline_warned, target)
+            level = target if p.exponent is not None else self._accept_level(deadline_warned, target)
             if own >= level - 1e-9:
                 return "accept", None, {"mode": "accept", "own_score": own, "level": level}
-        offer = self._counter(target)
+        offer = self.pick(target) if p.repeat_limit is None else self._counter(target)  # (_counter without a limit)
         self.my_offers.append(offer)
-        self._concede()
+        if p.exponent is None:  # (_concede: the time-based partners never concede by offers)
+            self._concede()
         return "offer", offer, {"mode": "offer", "target": round(target, 4)}
 
     def _counter(self, target: float) -> tuple:
@@ -340,7 +340,7 @@ def make_partner(kind: str, domain, values, client, rng, side: str = "partner", 
     overrides.  ``side="agent"`` seats it in the agent's chair, so two partners can
     negotiate with each other (e.g. two Boulware agents on CaSiNo for 100 rounds:
     ``AlternatingProtocol(round_limit=100).run(domain, a, b, values_a, values_b, run_id)``)."""
-    params = attrs.evolve(PARTNER_PARAMS[kind], **overrides)
+    params = attrs.evolve(PARTNER_PARAMS[kind], **overrides) if overrides else PARTNER_PARAMS[kind]  # (frozen)
     return Partner(domain, values, client, rng, params, side)
 
 

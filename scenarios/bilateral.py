@@ -184,16 +184,18 @@ class Domain:
             return tuple(self.score(val, o, side) for o in self.outcomes)
         sums = [0.0]
         whole, bound = True, 0.0  # every term a whole float, and the largest sum's size at most bound
-        for issue, w, f in zip(self.issues, val.weights, val.factors):
-            if issue.kind == "integer":
-                terms = [w * (x if side == "agent" else issue.count - x) for x in range(issue.size)]
-            elif issue.kind == "categorical":
-                terms = [w * f[x] for x in range(issue.size)]
+        agent = side == "agent"
+        for (_, kind, count, options), w, f in zip(self._issue_specs, val.weights, val.factors):
+            if kind == "integer":  # (issue.size values: count + 1, the options, or 0/1)
+                terms = [w * x for x in range(count + 1)] if agent else [w * (count - x) for x in range(count + 1)]
+            elif kind == "categorical":
+                terms = [w * f[x] for x in range(len(options))]
             else:
-                terms = [w * x for x in range(issue.size)]
-            if whole:
-                whole = all(type(t) is float and t.is_integer() for t in terms)
-                bound += max(abs(t) for t in terms) if whole else 0.0
+                terms = [w * x for x in range(2)]
+            if whole:  # (floats times ints, or floats times floats, are floats: is_integer reads them all)
+                whole = (type(w) is float and (kind != "categorical" or all(type(x) is float for x in f))
+                         and all(map(float.is_integer, terms)))
+                bound += max(map(abs, terms)) if whole else 0.0
             sums = [s + t for s in sums for t in terms]
         if whole and bound < 2.0 ** 52:  # whole sums, each exact: round(s, 9) is s itself
             return tuple(sums)
