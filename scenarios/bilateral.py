@@ -512,10 +512,14 @@ def _check_floors(d: Domain, source: str) -> None:
     if d.min_own > best_own + 1e-9:
         raise InputError(source, "lp.min_own", f"{d.min_own:g} is more than the agent can score "
                          f"(at most {best_own:g})")
-    floor = d.min_own - 1e-9
+    floor, outcomes, min_partner = d.min_own - 1e-9, d.outcomes, d.min_partner
     feasible = [i for i, sa in enumerate(own) if sa >= floor]  # (outcomes giving the agent its floor)
     for setup in d.setups:
         for k, partner in enumerate(setup.partners):
+            # one outcome that leaves the partner its floor is enough (the test below passes for the best
+            # exactly when it passes for some outcome): found, usually among the first, with no table built
+            if any(not min_partner > d.score(partner, outcomes[i], "partner") + 1e-9 for i in feasible):
+                continue
             theirs = d.scores(partner, "partner")
             best = max([theirs[i] for i in feasible], default=None)
             if best is None or d.min_partner > best + 1e-9:

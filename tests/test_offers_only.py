@@ -12,6 +12,7 @@ import pickle
 import random
 import struct
 
+import attrs
 import numpy as np
 import pytest
 
@@ -241,3 +242,48 @@ def test_check_numbers_one_pass_agrees_with_the_walk():
         assert checked(doc) == walk(doc)
         if _plainly_fine(doc):
             assert walk(doc) is None
+
+
+@pytest.mark.parametrize("did", DOMAINS)
+def test_floor_check_without_tables_refuses_what_the_tables_refuse(did):
+    """The loader's LP-floor check finds one outcome that leaves each partner its floor
+    instead of building every partner's table: the same files pass, the same fail, with
+    the same message (floors at, just around and beyond each partner's best)."""
+    import json
+    import os
+
+    from scenarios.bilateral import DATA_DIR, SHIPPED, parse_domain
+    from simcore.errors import InputError
+
+    data = json.loads(open(os.path.join(DATA_DIR, SHIPPED[did])).read())
+    d = load_domain.__wrapped__(did)
+
+    def table_verdict(dom):  # the check as it was: every partner's table, then its best
+        own = [dom.score(dom.agent, o, "agent") for o in dom.outcomes]
+        for setup in dom.setups:
+            for k, partner in enumerate(setup.partners):
+                theirs = {o: dom.score(partner, o, "partner") for o in dom.outcomes}
+                best = max((theirs[o] for o, sa in zip(dom.outcomes, own) if sa >= dom.min_own - 1e-9), default=None)
+                if best is None or dom.min_partner > best + 1e-9:
+                    return (f"{dom.min_partner:g} leaves no outcome for setups.{setup.name}.partners[{k}] "
+                            f"(with lp.min_own {dom.min_own:g} the partner scores at most {best:g})")
+        return None
+
+    own_max = max(d.score(d.agent, o, "agent") for o in d.outcomes)
+    bests = sorted({max(d.score(p, o, "partner") for o in d.outcomes) for s in d.setups for p in s.partners})
+    for min_own in (0, own_max / 2, own_max - 1, own_max):
+        for b in [0.0] + bests:
+            for min_partner in (b - 1e-9, b, b + 5e-10, b + 1e-9, b + 2e-9, b + 0.5, b + 3):
+                if min_partner < 0:  # (refused before the floors are looked at, as before)
+                    continue
+                data["lp"] = {"min_own": min_own, "min_partner": min_partner}
+                try:
+                    parse_domain(data, "f.json")
+                    got = None
+                except InputError as exc:
+                    got = str(exc)
+                want = table_verdict(attrs.evolve(d, min_own=float(min_own), min_partner=float(min_partner)))
+                if want is None:
+                    assert got is None, (min_own, min_partner, got)
+                else:
+                    assert got is not None and want in got, (min_own, min_partner, got, want)
