@@ -137,7 +137,9 @@ class Partner:
         p = self.p
         if p.exponent is not None:
             t = 0.0 if round_limit <= 1 else (rnd - 1) / (round_limit - 1)
-            return self.max - (self.max - self.min_res) * (min(1.0, max(0.0, t)) ** p.exponent)
+            if not 0.0 <= t <= 1.0:  # (within the negotiation's rounds t is already in [0, 1])
+                t = min(1.0, max(0.0, t))
+            return self.max - (self.max - self.min_res) * (t ** p.exponent)
         return self.target
 
     def accept_level(self, obs: Observation, aspiration: Optional[float] = None) -> float:
@@ -243,27 +245,44 @@ class Partner:
     def offers_only_turn(self, rnd: int, round_limit: int, deadline_warned: bool,
                          on_table: Optional[tuple]) -> tuple:
         """:meth:`act` when :attr:`offers_only`, without an observation or words:
-        ``(kind, outcome or None, intent)`` -- the Action's kind and intent, and the outcome
-        its stated offer means.  ``on_table``: the other side's offer on the table, if any.
+        ``(kind, outcome or None, note)`` -- the Action's kind, the outcome its stated offer
+        means, and what :meth:`offers_only_intent` makes the Action's intent from (when the
+        transcript is read).  ``on_table``: the other side's offer on the table, if any.
         (With no client :meth:`act` says nothing and its stated offer is
         ``domain.state_offer(outcome, role)``, which the protocol's check reads back as
         ``outcome``; never asked a question: the other side says nothing either.)  The
         same state changes as :meth:`act` (tested against it, tests/test_offers_only.py)."""
         if not self.greeted:
             self.greeted = True
-            return "talk", None, {"mode": "greet"}
+            return "talk", None, None
         p = self.p
         target = self._aspiration(rnd, round_limit)
         if on_table is not None:
             own = self.own_score(on_table)
             level = target if p.exponent is not None else self._accept_level(deadline_warned, target)
             if own >= level - 1e-9:
-                return "accept", None, {"mode": "accept", "own_score": own, "level": level}
-        offer = self.pick(target) if p.repeat_limit is None else self._counter(target)  # (_counter without a limit)
+                return "accept", None, (own, level)
+        if p.repeat_limit is not None:
+            offer = self._counter(target)
+        elif self._ranked is not None:  # (pick, its ranking built: the lowest own score >= target)
+            scores, outs = self._ranked
+            k = bisect.bisect_left(scores, target - 1e-9)
+            offer = outs[k] if k < len(outs) else self.pick(target)
+        else:
+            offer = self.pick(target)  # (_counter without a repeat limit)
         self.my_offers.append(offer)
         if p.exponent is None:  # (_concede: the time-based partners never concede by offers)
             self._concede()
-        return "offer", offer, {"mode": "offer", "target": round(target, 4)}
+        return "offer", offer, target
+
+    @staticmethod
+    def offers_only_intent(kind: str, note) -> dict:
+        """The intent :meth:`act` gives the move :meth:`offers_only_turn` noted."""
+        if kind == "offer":
+            return {"mode": "offer", "target": round(note, 4)}
+        if kind == "accept":
+            return {"mode": "accept", "own_score": note[0], "level": note[1]}
+        return {"mode": "greet"}
 
     def _counter(self, target: float) -> tuple:
         """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""

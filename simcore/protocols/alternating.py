@@ -142,8 +142,8 @@ class AlternatingProtocol:
 
         When both are offers-only policies (``offers_only`` true: they neither speak nor
         read words, e.g. two Boulware partners without a language client) in their own
-        seats on this very domain, the moves are taken from their ``offers_only_turn`` on
-        the offers-only path (:meth:`_run_offers_only`): the same episode and transcript,
+        seats on this very domain, the moves are taken from their ``offers_only_turn`` (and
+        ``offers_only_intent``) on the offers-only path (:meth:`_run_offers_only`): the same episode and transcript,
         without stating each offer as a dict and checking it back."""
         if (getattr(agent, "offers_only", False) is True and getattr(partner, "offers_only", False) is True
                 and agent.role == "agent" and partner.role == "partner"
@@ -233,12 +233,14 @@ class AlternatingProtocol:
         turn -- the partner opens, the deadline notice, ACCEPT only of the other side's
         offer on the table -- with each move from ``offers_only_turn(round, round_limit,
         deadline warned, the other side's offer on the table or None)``, which returns
-        ``(kind, outcome or None, intent)``.  Every offer is one of the domain's outcomes,
+        ``(kind, outcome or None, note)``, its intent being ``offers_only_intent(kind, note)``
+        (made when the transcript is read).  Every offer is one of the domain's outcomes,
         so it is valid (what :meth:`run`'s check of its statement would find:
         ``domain.offers_read_back``); the transcript is kept as a log of the moves and
         built, event for event as :meth:`run` builds it, when first read
         (``Episode.events``).  tests/test_offers_only.py compares both paths."""
         log: list[tuple] = []
+        intents = {"agent": agent.offers_only_intent, "partner": partner.offers_only_intent}
         warned = False
         table, table_by = None, ""  # the latest offer and who made it
         limit, warn = self.round_limit, self.warn_rounds
@@ -248,29 +250,30 @@ class AlternatingProtocol:
                 warned = True
                 log.append(("system", "deadline", None, None, rnd))
             for role, policy, other in players:
-                kind, offer, intent = policy.offers_only_turn(rnd, limit, warned, table if table_by == other else None)
-                log.append((role, kind, offer, intent, rnd))
+                kind, offer, note = policy.offers_only_turn(rnd, limit, warned, table if table_by == other else None)
+                log.append((role, kind, offer, note, rnd))
                 if kind == "offer":
                     if offer is None:
                         raise IllegalMove("an offers-only offer must name an outcome",
-                                          policy=f"{type(policy).__name__} ({role})", move=(kind, offer, intent))
+                                          policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
                     table, table_by = offer, role
                 elif kind == "accept":
                     if table_by != other:
                         raise IllegalMove("ACCEPT is legal only with an offer of the other side on the table",
-                                          policy=f"{type(policy).__name__} ({role})", move=(kind, offer, intent))
+                                          policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
                     return self._end_offers_only(domain, log, run_id, "agreement", table, agent_values,
-                                                 partner_values, rnd)
+                                                 partner_values, rnd, intents)
                 elif kind != "talk":
                     raise IllegalMove(f"an offers-only move is talk, offer or accept, not {kind!r}",
-                                      policy=f"{type(policy).__name__} ({role})", move=(kind, offer, intent))
+                                      policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
         return self._end_offers_only(domain, log, run_id, "no_agreement", None, agent_values, partner_values,
-                                     limit)
+                                     limit, intents)
 
-    def _end_offers_only(self, domain, log, run_id, status, outcome, av, pv, rnd) -> Episode:
+    def _end_offers_only(self, domain, log, run_id, status, outcome, av, pv, rnd, intents) -> Episode:
         sa, sp = self._scores(domain, outcome, av, pv)
         log.append(("system", "end", (status, outcome, sa, sp), None, rnd))
-        return Episode(_OffersLog(run_id, domain, av, pv, self._notice(), log), status, outcome, sa, sp, rnd, "", 0)
+        return Episode(_OffersLog(run_id, domain, av, pv, self._notice(), log, intents),
+                       status, outcome, sa, sp, rnd, "", 0)
 
 
 def _put_offer(domain, offer, intent: dict, hidden: dict, agent_scores, partner_scores) -> None:
@@ -295,11 +298,12 @@ class _OffersLog:
     """The offers-only path's record of a negotiation; :meth:`build` makes its transcript
     events exactly as :meth:`AlternatingProtocol.run` emits them."""
 
-    __slots__ = ("run_id", "domain", "agent_values", "partner_values", "notice", "log")
+    __slots__ = ("run_id", "domain", "agent_values", "partner_values", "notice", "log", "intents")
 
-    def __init__(self, run_id, domain, agent_values, partner_values, notice, log):
+    def __init__(self, run_id, domain, agent_values, partner_values, notice, log, intents):
         self.run_id, self.domain, self.notice, self.log = run_id, domain, notice, log
         self.agent_values, self.partner_values = agent_values, partner_values
+        self.intents = intents  # {seat: its policy's offers_only_intent}
 
     def build(self) -> tuple[Event, ...]:
         d, run_id = self.domain, self.run_id
@@ -311,17 +315,19 @@ class _OffersLog:
             events.append(Event(run_id, len(events), speaker, phase, round, None,
                                 {} if intent is None else intent, text, {}, {} if hidden is None else hidden))
 
-        for speaker, kind, offer, intent, rnd in self.log:
+        for speaker, kind, offer, note, rnd in self.log:
             if speaker == "system":
                 if kind == "deadline":
                     emit(speaker="system", phase="deadline", round=rnd, text=self.notice)
                 else:  # the end: offer holds (status, outcome, agent score, partner score)
                     status, outcome, sa, sp = offer
                     emit(**_end_event(d, status, outcome, rnd, "", 0, sa, sp))
-            elif kind == "accept":
-                emit(speaker=speaker, phase="accept", round=rnd, intent=dict(intent), text="", hidden={})
+                continue
+            intent = self.intents[speaker](kind, note)
+            if kind == "accept":
+                emit(speaker=speaker, phase="accept", round=rnd, intent=intent, text="", hidden={})
             else:
-                intent, hidden = dict(intent), {}
+                hidden = {}
                 if offer is not None:
                     _put_offer(d, offer, intent, hidden, agent_scores, partner_scores)
                 emit(speaker, intent.get("mode", kind), rnd, "", intent, hidden)
