@@ -287,3 +287,58 @@ def test_floor_check_without_tables_refuses_what_the_tables_refuse(did):
                     assert got is None, (min_own, min_partner, got)
                 else:
                     assert got is not None and want in got, (min_own, min_partner, got, want)
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@st.composite
+def _params(draw):
+    """Overrides of a partner's PartnerParams, anywhere in their ranges."""
+    out = {}
+    if draw(st.booleans()):
+        out["open_share"] = draw(st.floats(0.2, 1.2))
+    if draw(st.booleans()):
+        out["step"] = draw(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.7]))
+    if draw(st.booleans()):
+        out["concede_every"] = draw(st.integers(1, 4))
+    if draw(st.booleans()):
+        out["floor_share"] = draw(st.floats(0.0, 0.9))
+    if draw(st.booleans()):
+        out["deadline_share"] = draw(st.one_of(st.none(), st.floats(0.0, 1.0)))
+    if draw(st.booleans()):
+        out["repeat_limit"] = draw(st.one_of(st.none(), st.integers(1, 3)))
+    if draw(st.booleans()):
+        out["one_sided_share"] = draw(st.floats(0.3, 1.0))
+    if draw(st.booleans()):
+        out["fixed"] = draw(st.booleans())
+    if draw(st.booleans()):
+        out["accept_slack"] = draw(st.sampled_from([0.0, 1.0, 2.5]))
+    if draw(st.booleans()):
+        out["exponent"] = draw(st.one_of(st.none(), st.sampled_from([0.25, 1.0, 2.0, 4.0, 7.5])))
+    return out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(did=st.sampled_from(DOMAINS), kind_a=st.sampled_from(KINDS), kind_b=st.sampled_from(KINDS),
+       over_a=_params(), over_b=_params(), pick=st.integers(0, 10), seed=st.integers(0, 2**32 - 1),
+       limit=st.integers(1, 40), warn=st.integers(0, 5), payoff=st.sampled_from(("zero", "batna")))
+def test_offers_only_path_is_the_full_path_property(did, kind_a, kind_b, over_a, over_b, pick, seed, limit, warn,
+                                                    payoff):
+    domain = load_domain(did)
+    partners = [p for s in domain.setups for p in s.partners]
+    pv = partners[pick % len(partners)]
+    proto = AlternatingProtocol(round_limit=limit, warn_rounds=warn, no_deal_payoff=payoff)
+
+    def pair():
+        return (make_partner(kind_a, domain, domain.agent, None, np.random.default_rng([seed, 1]), side="agent",
+                             **over_a),
+                make_partner(kind_b, domain, pv, None, np.random.default_rng([seed, 2]), **over_b))
+
+    a, b = pair()
+    fast = proto.run(domain, a, b, domain.agent, pv, f"h/{seed}")
+    assert type(fast._events) is _OffersLog
+    a2, b2 = pair()
+    full = proto.run(domain, FullPath(a2), FullPath(b2), domain.agent, pv, f"h/{seed}")
+    _same(fast, full)
+    assert _state(a) == _state(a2) and _state(b) == _state(b2)
