@@ -17,6 +17,12 @@ cassette without the request) is never a fallback: it stops the run.  An answer 
 than :data:`MAX_ANSWER_CHARS` is refused as a parse error before the parser sees it.
 Nothing is guessed silently.
 
+An opt-in record of each ask (:attr:`ModelClient.exchanges`, None by default: nothing is
+kept): the prompt's messages, every answer with the reason the task refused it (each
+refusal is a repair turn, whose messages :func:`repair_messages` rebuilds from these),
+the value taken and whether the caller's fallback answered.  A role on a backend keeps
+it so that its transcript events can show the exchange (:mod:`mockllm.exchanges`).
+
 The counts are kept per task (:data:`TASK_COUNTS`) so that a run can report, for each
 thing the agents ask a model, how often it was asked and how often the rule took over.
 """
@@ -139,6 +145,22 @@ class ModelClient:
     temperature: float | None = None
     #: requests per ask at most; None: the backend's ``answer_tries``, else DEFAULT_TRIES
     tries: int | None = None
+    #: None (default): no record.  A list: every ask appends one dict, ``{"task": id,
+    #: "prompt": [[role, content], ...], "answers": [{"text": answer, "refused": reason or
+    #: None} or {"error": backend error}, ...], "value": the value taken or None,
+    #: "fallback": whether the caller's fallback answered}`` (the caller drains it)
+    exchanges: list | None = None
+
+    def _open(self, task: Task, prompt: Sequence[Message] | None, context: Mapping[str, Any]) -> dict | None:
+        """The record of one ask, appended to :attr:`exchanges` (None when not kept)."""
+        if self.exchanges is None:
+            return None
+        if prompt is None:
+            prompt = task.messages(**context)
+        rec = {"task": task.id, "prompt": [[m.role, m.content] for m in prompt], "answers": [],
+               "value": None, "fallback": False}
+        self.exchanges.append(rec)
+        return rec
 
     def _count(self, task_id: str, what: str) -> None:
         setattr(self.stats, what, getattr(self.stats, what) + 1)
@@ -170,24 +192,33 @@ class ModelClient:
             row["asks"] += 1
             stats.calls += 1
             row["calls"] += 1
+            rec = self._open(task, None, context)
             try:
                 text = backend.answer_context(task, direct, call_seed(rng))
-            except BackendError:
+            except BackendError as exc:
                 if fallback is None:
                     raise
                 stats.backend_errors += 1
                 row["backend_errors"] += 1
                 stats.fallbacks += 1
                 row["fallbacks"] += 1
+                if rec is not None:
+                    rec["answers"].append({"error": str(exc)[:300]})
+                    rec["fallback"] = True
                 return fallback()
             try:
                 value = _interpret(task, text, context, backend)
             except ParseError as exc:
+                if rec is not None:
+                    rec["answers"].append({"text": text, "refused": exc.problem})
                 # the retries are repair conversations through the backend's chat
                 return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
-                                 temperature)
+                                 temperature, rec=rec)
             stats.first_try += 1
             row["first_try"] += 1
+            if rec is not None:
+                rec["answers"].append({"text": text, "refused": None})
+                rec["value"] = value
             return value
         prompt = task.messages(**context)
         temperature = self.temperature
@@ -203,14 +234,17 @@ class ModelClient:
             row = stats.by_task[task.id] = _row()
         stats.asks += 1
         row["asks"] += 1
-        return self._ask(task, rng, fallback, context, prompt, tries, None, None, temperature, extra)
+        return self._ask(task, rng, fallback, context, prompt, tries, None, None, temperature, extra,
+                         rec=self._open(task, prompt, context))
 
     def _ask(self, task: Task, rng: np.random.Generator, fallback: Callable[[], T] | None,
              context: Mapping[str, Any], prompt: Sequence[Message], tries: int, refused: str | None,
-             problem: ParseError | None, temperature: float, extra: Mapping[str, Any] | None = None) -> Any:
+             problem: ParseError | None, temperature: float, extra: Mapping[str, Any] | None = None,
+             *, rec: dict | None = None) -> Any:
         """The tries of :meth:`ask` (the ask already counted) with the full prompt; after
         ``refused``, an in-process first answer refused for ``problem``, from the second try.
-        ``extra``: the ``schema`` argument of ``chat`` (None: built here)."""
+        ``extra``: the ``schema`` argument of ``chat`` (None: built here); ``rec``: the
+        ask's record (:attr:`exchanges`), or None."""
         backend, stats, task_id = self.backend, self.stats, task.id
         row = stats.by_task[task_id]
         if extra is None:
@@ -228,6 +262,8 @@ class ModelClient:
                 text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
             except BackendError as exc:
                 _report(task_id, attempt, start, "backend_error", messages, 0, str(exc))
+                if rec is not None:
+                    rec["answers"].append({"error": str(exc)[:300]})
                 # the backend already retried what may pass; the caller's rule takes over
                 if fallback is None:
                     raise
@@ -238,10 +274,15 @@ class ModelClient:
                 value = _interpret(task, text, context, backend)
             except ParseError as exc:
                 _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, backend)
+                if rec is not None:
+                    rec["answers"].append({"text": text, "refused": exc.problem})
                 last = exc
                 messages = repair_messages(prompt, text, exc.problem)
                 continue
             _report(task_id, attempt, start, "ok", messages, len(text), "", backend)
+            if rec is not None:
+                rec["answers"].append({"text": text, "refused": None})
+                rec["value"] = value
             if attempt:
                 stats.repaired += 1
                 row["repaired"] += 1
@@ -253,6 +294,8 @@ class ModelClient:
             raise last  # type: ignore[misc]  # (only reached after parse errors)
         stats.fallbacks += 1
         row["fallbacks"] += 1
+        if rec is not None:
+            rec["fallback"] = True
         return fallback()
 
 

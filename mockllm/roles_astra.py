@@ -34,7 +34,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import attrs
 
-from mockllm import checks, schema
+from mockllm import checks, exchanges, schema
 from mockllm.tasks import Task, register_task
 from policies import astra_modules as M
 from simcore.errors import ParseError
@@ -173,6 +173,8 @@ class TacticRole:
     client: Any
     rng: Any
     samples: int = SAMPLES
+    #: the decision notes (:mod:`mockllm.exchanges`) not yet taken, when the client keeps a record
+    notes: list = attrs.field(factory=list)
 
     def choose(self, c: M.TacticContext, params: M.TacticParams, stand_in: str) -> str:
         options = M.applicable(c, params)
@@ -181,12 +183,24 @@ class TacticRole:
         context = tactic_context(c, options)
         votes = [self.client.ask(TACTIC, self.rng, fallback=lambda: None, **context) for _ in range(self.samples)]
         order = ranking(params)
+        tie = []
 
         def tie_break(tied: list) -> str:
+            tie.extend(tied)
             return stand_in if stand_in in tied else min(tied, key=order.index)
 
         got = majority(votes, tie_break)
-        return stand_in if got is None else got
+        decision = stand_in if got is None else got
+        if exchanges.recording(self.client):
+            rule = ("no sample was readable: the stand-in's tactic" if got is None else
+                    f"a tie between {', '.join(tie)}: " + ("the stand-in's own tactic" if stand_in in tie
+                                                           else "the first in the stand-in's ranking")
+                    if tie else "the majority of the samples")
+            made = exchanges.note(exchanges.take(self.client), votes=votes, rule=rule, decision=decision,
+                                  stand_in=stand_in, fallback=got is None)
+            if made is not None:
+                self.notes.append(made)
+        return decision
 
 
 # ------------------------------------------------------------------ astra.partner
@@ -328,6 +342,8 @@ class PartnerRole:
 
     client: Any
     rng: Any
+    #: the decision notes (:mod:`mockllm.exchanges`) not yet taken, when the client keeps a record
+    notes: list = attrs.field(factory=list)
 
     def choose(self, partner, obs, on_table, stand_in):
         """The outcome to offer, or None to accept the offer on the table; ``stand_in`` is the
@@ -335,11 +351,19 @@ class PartnerRole:
         context = partner_context(partner, obs, on_table)
         fallback = {"move": "accept", "option": None} if stand_in is None else None
         got = self.client.ask(PARTNER, self.rng, fallback=lambda: fallback, **context)
+        ranked = sorted(partner.ranked_outcomes(), key=lambda pair: -pair[1])
+        if exchanges.recording(self.client):
+            asks = exchanges.take(self.client)
+            rule_move = ({"move": "accept", "option": None} if stand_in is None else
+                         {"move": "offer", "option": next((k for k, (o, _) in enumerate(ranked) if o == stand_in), None)})
+            made = exchanges.note(asks, decision=got if got is not None else rule_move, stand_in=rule_move,
+                                  fallback=bool(asks) and asks[-1]["fallback"])
+            if made is not None:
+                self.notes.append(made)
         if got is None:  # (the rule's offer)
             return stand_in
         if got["move"] == "accept":
             return None
-        ranked = sorted(partner.ranked_outcomes(), key=lambda pair: -pair[1])
         return ranked[got["option"]][0]
 
 

@@ -34,7 +34,7 @@ from typing import Any
 import attrs
 import numpy as np
 
-from mockllm import checks, schema
+from mockllm import checks, exchanges, schema
 from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError
 
@@ -206,14 +206,24 @@ class NegotiatorRole:
             rule, info = builtin()
             context = negotiator_context(self.game, party, turn, self.game.turns + 1, history, self.speakers)
             got = self.client.ask(NEGOTIATOR, self.rng, fallback=lambda: None, **context)
+            rule_ids = list(self.game.deal_ids(rule))
             if got is None:  # (a counted fallback: the stand-in's proposal)
-                return rule, info
+                return rule, self._noted(info, rule_ids, rule_ids, True)
             deal = tuple(int(got[iss.name][len(iss.name):]) - 1 for iss in self.game.issues)
             if deal == tuple(rule):  # (the stand-in's own move: its record unchanged)
-                return rule, info
-            return deal, {"aspiration": info["aspiration"], "own_score": float(self.game.score(party, deal)),
-                          "played_by": "model", "stand_in_deal": list(self.game.deal_ids(rule))}
+                return rule, self._noted(info, rule_ids, rule_ids, False)
+            made = {"aspiration": info["aspiration"], "own_score": float(self.game.score(party, deal)),
+                    "played_by": "model", "stand_in_deal": rule_ids}
+            return deal, self._noted(made, list(self.game.deal_ids(deal)), rule_ids, False)
         return choose
+
+    def _noted(self, info: dict, decision: list, stand_in: list, fell: bool) -> dict:
+        """``info`` with the decision's exchange (:mod:`mockllm.exchanges`) when the client
+        keeps a record of its asks (the report's step-through shows it)."""
+        if not exchanges.recording(self.client):
+            return info
+        made = exchanges.note(exchanges.take(self.client), decision=decision, stand_in=stand_in, fallback=fell)
+        return dict(info, **{exchanges.KEY: [made]}) if made else info
 
 
 __all__ = ["NEGOTIATOR", "NegotiatorTask", "NegotiatorRole", "negotiator_context", "stand_in_proposal"]

@@ -267,7 +267,7 @@ class AstraAgent:
         if self.p.accept_rule == "paper" and self.my_offers:
             ref = self.sa(self.my_offers[-1])
         elif self.p.accept_rule == "counter" and self.prefs.order is not None:
-            ref = self._stage(obs, dict()).get("chosen_sa")
+            ref = self._stage(obs, notes).get("chosen_sa")
         if ref is not None and s_a >= ref - self.p.accept_tolerance_step * self.rejected - 1e-9:
             return self._final("accept", notes, f"offer {s_a:g} >= reference {ref:g}")
         if self.prefs.order is not None:
@@ -312,7 +312,8 @@ class AstraAgent:
         return Action("offer", text, stated_back, intent, hidden)
 
     def _stage(self, obs: Observation, notes: dict) -> dict:
-        """Stages 1-3; returns the chosen outcome and the trace."""
+        """Stages 1-3; returns the chosen outcome and the trace.  A tactic asked of a model
+        leaves its exchange in ``notes`` (``model_decisions``, :mod:`mockllm.exchanges`)."""
         d, p = self.domain, self.p
         space = self.space()
         partner_offers = obs.offers_by("partner")
@@ -355,6 +356,10 @@ class AstraAgent:
         tactic = M.select_tactic(ctx, p.tactics)
         if self.tactic_role is not None:  # 2.3's best-fit choice asked of a model; the stand-in's as fallback
             tactic = self.tactic_role.choose(ctx, p.tactics, tactic)
+            taken = getattr(self.tactic_role, "notes", None)
+            if taken:
+                notes.setdefault("model_decisions", []).extend(taken)
+                taken.clear()
         sas = M.sa_scores(M.rank_by_tactic(tactic, cands, ctx, p.tactics))
         if p.si_target == "partner":
             ideal = M.partner_ideal(space)

@@ -219,18 +219,23 @@ class Partner:
         else:
             accept = False
         offer = None if accept else self._counter(target)
+        hidden = {}
         if self.move_role is not None:  # the astra.partner role on a backend; the rule above as fallback
             offer = self.move_role.choose(self, obs, on_table, offer)
             accept = offer is None
+            taken = getattr(self.move_role, "notes", None)
+            if taken:  # the model's exchange, for the step-through (mockllm.exchanges)
+                hidden["model_decisions"] = list(taken)
+                taken.clear()
         if accept:
             text, _ = speak(self.client, self.rng, self.role, "accept")
-            return Action("accept", text, None, {"mode": "accept", "own_score": own, "level": level})
+            return Action("accept", text, None, {"mode": "accept", "own_score": own, "level": level}, hidden)
         self.my_offers.append(offer)
         self._concede()
         mention = self.order[0] if self.p.mention and len(self.my_offers) == 1 else None
         stated = d.state_offer(offer, self.role)
         text, stated_back = speak(self.client, self.rng, self.role, "offer", stated, None, mention)
-        return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)})
+        return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)}, hidden)
 
     # --- offers only -----------------------------------------------------------
     @property

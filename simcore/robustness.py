@@ -95,12 +95,15 @@ def run_robustness(study_path: str, config: Any, system: str, *, workers: int = 
     claims = system_claims(system)
     if not chosen or not claims:
         raise InputError("--robustness", system, "this system declares no role family or no headline claim")
+    # every member's config is built (and validated) before any work: a member the run's other
+    # options rule out (e.g. the informed judge with --role mind.judge=model) stops the run here
+    configs = {(role.id, m.name): m.apply(config) for role in chosen for m in role.family}
     result: dict = {"system": system, "seed": getattr(config, "seed", None), "roles": {}}
     tables = []
     for role in chosen:
         values: dict[str, dict[str, Any]] = {c.id: {} for c in claims}
         for member in role.family:
-            summary = run_study(study_path, member.apply(config), workers=workers, out_dir=None,
+            summary = run_study(study_path, configs[(role.id, member.name)], workers=workers, out_dir=None,
                                 progress=progress, echo=None)
             for claim in claims:
                 values[claim.id][member.name] = claim.value(summary.metrics)

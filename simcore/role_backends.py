@@ -15,6 +15,11 @@ openai-compat-v1 ... --role ROLE=model``): one server and one set of arguments p
 The mock answers a role's task with the stand-in's own decision, read from the prompt's
 context, so a run with the mock in a role gives the stand-in run's results.
 
+The decisions of astra.tactic, astra.partner, mind.base and scorable.negotiator carry, in
+their transcript events, the exchange behind them (``hidden.model_decisions``: the prompt, the raw answers,
+the parsed value, the repairs and any fallback; :mod:`mockllm.exchanges`), for
+``simcore report``'s step-through and ``simcore show``.
+
 Each role's calls draw their seeds from a generator of their own (``child(episode
 sequence, "role", ROLE)``), so putting a role on a backend leaves every other draw of
 the run as it was.
@@ -76,10 +81,13 @@ def check_roles(value: Any, system: str) -> tuple:
     return parse_roles([f"{k}={v}" for k, v in items], system)
 
 
-def role_client(roles: Sequence, role_id: str, run_backend, *, temperature: float | None = None):
+def role_client(roles: Sequence, role_id: str, run_backend, *, temperature: float | None = None,
+                record: bool = False):
     """The :class:`~mockllm.client.ModelClient` of ``role_id`` when ``roles`` puts it on a
     backend, else None.  ``temperature``: the role's sampling temperature (None: the
-    backend's, as for the words)."""
+    backend's, as for the words).  ``record``: the client keeps a record of each ask
+    (:attr:`~mockllm.client.ModelClient.exchanges`), for a role that drains it into its
+    decisions' transcript events (:mod:`mockllm.exchanges`)."""
     from mockllm.client import ModelClient
 
     backend = dict(roles).get(role_id)
@@ -91,7 +99,7 @@ def role_client(roles: Sequence, role_id: str, run_backend, *, temperature: floa
         from simcore.backends import build_backend
 
         chosen = build_backend(backend)
-    return ModelClient(chosen, temperature=temperature)
+    return ModelClient(chosen, temperature=temperature, exchanges=[] if record else None)
 
 
 __all__ = ["MODEL", "playable", "parse_roles", "check_roles", "role_client"]

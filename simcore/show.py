@@ -10,7 +10,9 @@ suffix such as ``g7/mind`` matches one run per seed (``mind/s0/g7/mind``,
 whose full ids pick them.
 
 Every event carrying noise the mock injected (:mod:`simcore.noise`) gets a ``[noise]``
-line after its negotiation.
+line after its negotiation, and every decision a role on a backend made (``--role``) a
+``[model]`` line: its answers in short, what was decided and the stand-in's decision
+(the prompt and the raw answers are in the report's step-through).
 
 The file is not trusted: every line shown must be a transcript event (field names
 and types are checked on reading), and a run whose events its renderer cannot read is
@@ -98,6 +100,20 @@ def _one_run(path: str, run_id: str) -> tuple[str, list[Event], str]:
     return first, first_events, note
 
 
+def _model_lines(events) -> list[str]:
+    """One ``[model]`` line per decision a role on a backend made (``hidden.model_decisions``,
+    :mod:`mockllm.exchanges`): its answers in short, the decision and the stand-in's."""
+    from mockllm.exchanges import KEY, summary
+
+    out = []
+    for e in events:
+        notes = e.hidden.get(KEY)
+        if isinstance(notes, list):
+            out += [f"  [model] #{e.seq} {e.speaker} (round {e.round}): {visible(summary(n), oneline=True)}"
+                    for n in notes if isinstance(n, dict)]
+    return out
+
+
 def show_file(path: str, *, run_id: str | None = None, limit: int = 3) -> str:
     """The text ``simcore show`` prints, control characters escaped."""
     note = ""
@@ -115,7 +131,7 @@ def show_file(path: str, *, run_id: str | None = None, limit: int = 3) -> str:
             raise InputError(path, "run", f"run id {rid!r} names no known system ({', '.join(STUDIES)})")
         render = importlib.import_module(STUDIES[system]).render_run
         try:
-            marked = noise.lines(events)
+            marked = noise.lines(events) + _model_lines(events)
             blocks.append(render(events) + ("\n" + "\n".join(marked) if marked else ""))
         except SimcoreError:
             raise

@@ -18,7 +18,8 @@ from mockllm.scripted import ScriptedBackend
 from mockllm.tasks import all_tasks, get_task
 
 STRUCTURED = ("astra.answer", "astra.partner", "astra.read", "astra.speak", "astra.tactic", "dominance-read",
-              "mind.base", "scorable-estimate", "scorable-extract", "travel.read-v1")
+              "mind.base", "mind.judge", "scorable-estimate", "scorable-extract", "scorable.negotiator",
+              "travel.read-v1")
 FREE_TEXT = ("dominance-say", "scorable-speak", "travel.propose-v1", "travel.speak-v1")
 
 

@@ -141,3 +141,19 @@ def test_the_model_as_llm_pe_estimates_worse_than_the_stand_in(tmp_path):
     assert res.exit_code == 0, res.output
     stand_in = json.loads((tmp_path / "mock" / "metrics.json").read_text())["results"]["llm-pe-p1"]["MSE"]["avg"]
     assert round(model, 1) == 376.3 and round(stand_in, 1) == 163.6
+
+
+def test_the_scorable_recording_scores_its_readings_against_the_cues_meant(tmp_path):
+    """Parsed is not right (issue 20 item 6), scorable: the signals read from each utterance
+    are scored against the cues its speaker was asked to give.  SmolLM2's eight utterances fell
+    back to the plain proposal and its reader found 12 signals in them, none meant; the mock on
+    the same run reads 18, all meant, and recovers 18 of the 24 cues."""
+    result = replay("scorable-json_object.jsonl", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    got = json.loads((tmp_path / "out" / "metrics.json").read_text())["results"]["proposed-all"]["readings"]
+    assert (got["read"], got["right"], got["meant"], got["precision"]) == (12, 0, 24, 0.0)
+    res = CliRunner().invoke(cli, ["run", *RUNS["scorable-json_object.jsonl"][0], "--no-progress",
+                                   "--out", str(tmp_path / "mock")])
+    assert res.exit_code == 0, res.output
+    mock = json.loads((tmp_path / "mock" / "metrics.json").read_text())["results"]["proposed-all"]["readings"]
+    assert (mock["read"], mock["right"], mock["meant"]) == (18, 18, 24)

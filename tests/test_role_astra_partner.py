@@ -16,6 +16,7 @@ from simcore.errors import ParseError
 from simcore.seeding import derive
 from simcore.studies.astra import _domain, play_episode
 from tests.clirun import simcore
+from tests.modelnotes import without_notes
 
 
 class PartnerOnly:
@@ -45,7 +46,11 @@ def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run(capsys, tmp_path
            "--agents", "astra,no-astra", "--rounds", "8", "--no-progress"]
     assert simcore(capsys, *run, "--out", str(tmp_path / "a"))[0] == 0
     assert simcore(capsys, *run, "--role", "astra.partner=model", "--out", str(tmp_path / "b"))[0] == 0
-    for name in ("transcripts.jsonl", "astra_table1.csv", "astra_by_setup.csv", "astra_tactics.csv"):
+    # the same decisions and words; the role's events also carry the exchange behind each decision
+    got, notes = without_notes(tmp_path / "b" / "transcripts.jsonl")
+    assert notes > 0 and got == (tmp_path / "a" / "transcripts.jsonl").read_bytes()
+    assert "model_decisions" not in (tmp_path / "a" / "transcripts.jsonl").read_text()
+    for name in ("astra_table1.csv", "astra_by_setup.csv", "astra_tactics.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     a, b = (json.loads((tmp_path / d / "metrics.json").read_text()) for d in "ab")
     rows = b["model_calls"]["by_task"]

@@ -16,6 +16,7 @@ from policies import astra_modules as M
 from simcore.seeding import derive
 from simcore.studies.astra import _domain, play_episode
 from tests.clirun import one_line, simcore
+from tests.modelnotes import without_notes
 
 RUN = ["run", "astra", "--episodes", "2", "--setups", "integrative,distributive", "--partners", "base,greedy",
        "--agents", "astra", "--rounds", "8", "--no-progress"]
@@ -49,7 +50,11 @@ def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run(capsys, tmp_path
     assert code == 0
     code, out_b, _ = simcore(capsys, *RUN, "--role", "astra.tactic=model", "--out", str(tmp_path / "b"))
     assert code == 0
-    for name in ("transcripts.jsonl", "astra_table1.csv", "astra_by_setup.csv", "astra_tactics.csv"):
+    # the same decisions and words; the role's events also carry the exchange behind each decision
+    got, notes = without_notes(tmp_path / "b" / "transcripts.jsonl")
+    assert notes > 0 and got == (tmp_path / "a" / "transcripts.jsonl").read_bytes()
+    assert "model_decisions" not in (tmp_path / "a" / "transcripts.jsonl").read_text()
+    for name in ("astra_table1.csv", "astra_by_setup.csv", "astra_tactics.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     a, b = (json.loads((tmp_path / d / "metrics.json").read_text()) for d in "ab")
     assert b["config"].pop("roles") == [["astra.tactic", "model"]] and "roles" not in a["config"]

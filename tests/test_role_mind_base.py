@@ -13,6 +13,7 @@ from mockllm.mock import MockBackend
 from mockllm.roles_mind import BASE
 from simcore.errors import ParseError
 from tests.clirun import simcore
+from tests.modelnotes import without_notes
 
 RUN = ["run", "mind", "--groups", "4", "--sizes", "2,3,4", "--seeds", "1", "--no-progress"]
 
@@ -20,7 +21,11 @@ RUN = ["run", "mind", "--groups", "4", "--sizes", "2,3,4", "--seeds", "1", "--no
 def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run(capsys, tmp_path):
     assert simcore(capsys, *RUN, "--out", str(tmp_path / "a"))[0] == 0
     assert simcore(capsys, *RUN, "--role", "mind.base=model", "--out", str(tmp_path / "b"))[0] == 0
-    for name in ("transcripts.jsonl", "table1_performance.csv", "table2_dr_by_size.csv", "table4_judge.csv"):
+    # the same decisions and words; the role's events also carry the exchange behind each decision
+    got, notes = without_notes(tmp_path / "b" / "transcripts.jsonl")
+    assert notes > 0 and got == (tmp_path / "a" / "transcripts.jsonl").read_bytes()
+    assert "model_decisions" not in (tmp_path / "a" / "transcripts.jsonl").read_text()
+    for name in ("table1_performance.csv", "table2_dr_by_size.csv", "table4_judge.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     a, b = (json.loads((tmp_path / d / "metrics.json").read_text()) for d in "ab")
     rows = b["model_calls"]["by_task"]

@@ -14,6 +14,7 @@ from mockllm.mock import MockBackend
 from mockllm.roles_scorable import NEGOTIATOR, stand_in_proposal
 from simcore.errors import ParseError
 from tests.clirun import simcore
+from tests.modelnotes import without_notes
 
 RUN = ["run", "scorable", "--trials", "2", "--methods", "base-llm,proposed-p1", "--no-progress"]
 
@@ -21,8 +22,9 @@ RUN = ["run", "scorable", "--trials", "2", "--methods", "base-llm,proposed-p1", 
 def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run(capsys, tmp_path):
     assert simcore(capsys, *RUN, "--out", str(tmp_path / "a"))[0] == 0
     assert simcore(capsys, *RUN, "--role", "scorable.negotiator=model", "--out", str(tmp_path / "b"))[0] == 0
-    for name in ("transcripts.jsonl", "scorable_outcomes.csv"):
-        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+    assert (tmp_path / "a" / "scorable_outcomes.csv").read_bytes() == (tmp_path / "b" / "scorable_outcomes.csv").read_bytes()
+    plain, notes = without_notes(tmp_path / "b" / "transcripts.jsonl")
+    assert plain == (tmp_path / "a" / "transcripts.jsonl").read_bytes() and notes == 2 * (25 + 20)
     a, b = (json.loads((tmp_path / d / "metrics.json").read_text()) for d in "ab")
     rows = b["model_calls"]["by_task"]
     role = rows.pop("scorable.negotiator")
@@ -127,3 +129,29 @@ def test_the_mock_recomputes_the_stand_ins_proposal_from_the_prompt_alone():
 def test_simcore_roles_names_the_negotiator_role(capsys):
     code, out, _ = simcore(capsys, "roles", "scorable")
     assert code == 0 and "--role scorable.negotiator=model (task scorable.negotiator" in out
+
+
+def test_a_kept_trial_records_each_proposal_the_model_made_for_the_step_through():
+    """The decision's exchange (prompt, answers, the parse, the stand-in's proposal) is in the
+    turn's event when the trial's transcript is kept (issue 20 item 9)."""
+    fixed = {"A": "A2", "B": "B2", "C": "C2", "D": "D2", "E": "E3"}
+    res, _ = _play(RoleOnly(lambda ctx: "no deal here" if ctx["turn"] == 1 else json.dumps(fixed)))
+    turns = [e for e in res.events if e.phase in ("turn", "final")]
+    first = turns[0].hidden["model_decisions"][0]
+    assert first["task"] == "scorable.negotiator" and first["fallback"] and first["decision"] == first["stand_in"]
+    assert first["prompt"][0][1].startswith("TASK: scorable.negotiator") and len(first["asks"][0]["answers"]) > 1
+    later = turns[1].hidden["model_decisions"][0]
+    assert later["decision"] == list(fixed.values()) and not later["fallback"]
+    assert later["asks"][0]["value"] == fixed
+
+
+def test_the_report_and_show_display_the_models_proposals(capsys, tmp_path):
+    """A run with an answer the stand-in would not give: the step-through shows the prompt,
+    the raw answer, the parse and the stand-in's proposal; show prints a [model] line."""
+    out = tmp_path / "r"
+    assert simcore(capsys, *RUN, "--role", "scorable.negotiator=adversarial-v1", "--out", str(out))[0] == 0
+    code, shown, _ = simcore(capsys, "show", str(out / "transcripts.jsonl"), "--limit", "1")
+    assert code == 0 and "[model] #2 " in shown and ": scorable.negotiator: answered " in shown
+    assert simcore(capsys, "report", str(out))[0] == 0
+    page = next(out.glob("*.html")).read_text(encoding="utf-8")
+    assert "TASK: scorable.negotiator" in page and "the stand-in would have proposed" in page

@@ -99,3 +99,22 @@ def test_the_cli_refuses_a_knowledge_share_outside_0_1_in_one_line():
 
     res = CliRunner().invoke(cli, ["run", "scorable", "--implicit-knowledge", "1.5", "--trials", "1"])
     assert res.exit_code == 2 and "--implicit-knowledge" in res.output
+
+
+def test_a_reading_is_right_when_it_says_what_a_cue_meant_each_cue_once():
+    from policies.bayes import resolve_signal
+    from simcore.protocols.scorable import readings_right
+
+    counts = GAME.option_counts
+
+    def sig(entity, stype, target, stance):
+        return resolve_signal(NAMES, counts, {"entity": entity, "signal_type": stype, "target": target,
+                                              "stance": stance})
+
+    a, b = NAMES[0], NAMES[1]
+    meant = [{"entity": "issue", "signal_type": "comparison", "target": f"{a}, {b}", "stance": "prefer"},
+             {"entity": "option", "signal_type": "point", "target": f"{a}1", "stance": "oppose"}]
+    assert readings_right(NAMES, counts, meant, [sig("issue", "comparison", f"{b}, {a}", "oppose")]) == 1
+    assert readings_right(NAMES, counts, meant, [sig("issue", "comparison", f"{b}, {a}", "prefer")]) == 0
+    assert readings_right(NAMES, counts, meant, [sig("option", "point", f"{a}1", "oppose")] * 2) == 1
+    assert readings_right(NAMES, counts, meant, [sig("option", "point", f"{a}1", "prefer")]) == 0

@@ -258,24 +258,42 @@ def compare(a: Mapping[str, float], b: Mapping[str, float], rng: np.random.Gener
     their conversations); without them the coin picks a position.  ``overall`` (a key of
     :data:`OVERALL`) names the criteria whose majority is the overall winner (an even
     split by the coin)."""
+    return settle(letters(a, b), rng, key_a, key_b, overall)
+
+
+def letters(a: Mapping[str, float], b: Mapping[str, float]) -> dict:
+    """Per criterion the plan with the higher evidence, ``'A'`` or ``'B'``; None when equal."""
+    return {c: None if a[c] == b[c] else ("A" if a[c] > b[c] else "B") for c in CRITERIA}
+
+
+def settle(verdict: Mapping[str, str | None], rng: np.random.Generator, key_a: str = "", key_b: str = "",
+           overall: str = "all", stated_overall: str | None = None) -> dict:
+    """A verdict whose criteria may be equal (None) made into E16's A-or-B verdict
+    (:func:`compare`'s fields): each equal criterion by the fair coin, in :data:`CRITERIA`
+    order; the overall winner is ``stated_overall`` when a judge named one ('A'/'B': the
+    model in the ``mind.judge`` role, E16 "then give the final overall winner"), else the
+    majority of the :data:`OVERALL` criteria (an even split by the coin).  The coin's draws
+    are :func:`compare`'s, in the same order, so the stand-in's evidence and the same
+    verdict given as letters are settled alike."""
     out: dict = {}
     coin: list[str] = []
-    strict = {"A": 0, "B": 0}
     for c in CRITERIA:
-        if a[c] != b[c]:
-            out[c] = "A" if a[c] > b[c] else "B"
-            strict[out[c]] += 1
+        if verdict[c] is not None:
+            out[c] = verdict[c]
         else:
             out[c] = _coin(rng, key_a, key_b)
             coin.append(c)
     deciding = OVERALL[overall]
     a_wins = sum(out[c] == "A" for c in deciding)
-    out["overall"] = ("A" if 2 * a_wins > len(deciding) else "B") if 2 * a_wins != len(deciding) \
-        else _coin(rng, key_a, key_b)
+    if stated_overall is not None:
+        out["overall"] = stated_overall
+    else:
+        out["overall"] = ("A" if 2 * a_wins > len(deciding) else "B") if 2 * a_wins != len(deciding) \
+            else _coin(rng, key_a, key_b)
     out["tie_break"] = coin
     strict_a = sum(out[c] == "A" and c not in coin for c in deciding)
     strict_b = sum(out[c] == "B" and c not in coin for c in deciding)
-    out["overall_tie_break"] = max(strict_a, strict_b) * 2 <= len(deciding)
+    out["overall_tie_break"] = stated_overall is None and max(strict_a, strict_b) * 2 <= len(deciding)
     four = [c for c in CRITERIA if c != "fluency"]
     a4 = sum(out[c] == "A" for c in four)
     out["overall_no_fluency"] = ("A" if 2 * a4 > len(four) else "B") if 2 * a4 != len(four) \

@@ -39,6 +39,11 @@ def aggregate(records: Sequence[Mapping], parties: Sequence[str]) -> dict:
         out["MSE"] = mse
     else:
         out["MSE"] = None
+    read, right, meant = (sum(r.get("readings", (0, 0, 0))[k] for r in records) for k in range(3))
+    # issue 20 item 6: the signals read from each utterance scored against the cues its speaker was asked
+    # to give -- of those read, the share meant (precision); of those meant, the share read (recall)
+    out["readings"] = {"read": int(read), "right": int(right), "meant": int(meant),
+                       "precision": right / read if read else None, "recall": right / meant if meant else None}
     out["fallbacks"] = int(sum(r.get("fallbacks", 0) for r in records))
     out["model_calls"] = int(sum(r.get("calls", 0) for r in records))
     return out

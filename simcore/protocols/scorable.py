@@ -214,6 +214,32 @@ class SessionResult:
     calls: dict = attrs.field(factory=dict)  # model-call counts per task (CallStats.task_counts)
 
 
+def _canonical(sig) -> tuple:
+    """A signal as what it says: a comparison that opposes the first item is the one that
+    prefers the second ("oppose B, A" says what "prefer A, B" says)."""
+    if sig.signal_type == "comparison" and sig.stance == "oppose":
+        return (sig.entity, sig.signal_type, (sig.items[1], sig.items[0]), "prefer")
+    return (sig.entity, sig.signal_type, tuple(sig.items), sig.stance)
+
+
+def readings_right(names, option_counts, meant, read) -> int:
+    """How many of the signals ``read`` from an utterance are among the cues the speaker was
+    asked to give (``meant``, the speak task's context), each cue matched at most once: the
+    intended content is known, so a parsed reading is scored against it (issue 20 item 6)."""
+    want = []
+    for cue in meant:
+        sig = bayes.resolve_signal(names, option_counts, cue)
+        if sig is not None:
+            want.append(_canonical(sig))
+    right = 0
+    for sig in read:
+        key = _canonical(sig)
+        if key in want:
+            want.remove(key)
+            right += 1
+    return right
+
+
 def session_order(game: Game, seq: np.random.SeedSequence) -> list[int]:
     """Who proposes at each entry of a session played from ``seq``: p1's opening, the 4N
     turns, p1's final proposal."""
@@ -268,6 +294,7 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
     events: list[Event] = []
     order = session_order(game, seq)
     history: list[tuple[int, ...]] = []
+    reading = [0, 0, 0]  # signals read, of them what the speaker meant, cues meant (issue 20 item 6)
     views: dict[tuple[bool, int], tuple[Any, Any]] = {}  # (shared?, j) -> (source, DealView)
 
     def view_of(j: int, use_shared: bool):
@@ -318,6 +345,10 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
                           speaker=game.parties[n].name, issues=issues_ctx, deal=deal_ids, utterance=text)
         raw = read.get(game.parties[n].name, [])
         signals = [s for s in (bayes.resolve_signal(names, game.option_counts, r) for r in raw) if s is not None]
+        right = readings_right(names, game.option_counts, cues, signals)
+        reading[0] += len(signals)
+        reading[1] += right
+        reading[2] += len(cues)
         history.append(deal)
         proposed[n].append(deal)
         heard[n] += [dict(r, turn=t) for r in raw]
@@ -358,7 +389,8 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
     mse_p1 = {shorts[j]: bayes.table_mse(shared[j], truth[j]) for j in range(N) if j != p1 and j in shared
               and estimating(p1)}
     record = {"method": method, "final": game.deal_str(final), "accepted_by": [shorts[j] for j in range(N) if acc[j]],
-              "FAR": far, "PAR": par, "LAR": lar, "mse": mse_p1, "fallbacks": client.stats.fallbacks,
+              "FAR": far, "PAR": par, "LAR": lar, "mse": mse_p1, "readings": reading,
+              "fallbacks": client.stats.fallbacks,
               "calls": client.stats.calls}
     result_event = Event(run=run_id, seq=len(history), speaker="protocol", phase="result", round=T,
                          intent={"deal": list(game.deal_ids(final))},

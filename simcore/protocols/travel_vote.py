@@ -31,6 +31,7 @@ import attrs
 import numpy as np
 
 from mockllm.client import ModelClient
+from mockllm.exchanges import KEY as MODEL_DECISIONS, policy_notes
 from mockllm.travel import PROPOSE, READ, SPEAK
 from policies.travel_common import Dissent, Me, fallback_value
 from scenarios.travel import Group, Item, item as get_item
@@ -97,6 +98,19 @@ def _check_value(item: Item, value: str, who: str, policy) -> None:
                           policy=f"{getattr(policy, 'name', type(policy).__name__)} ({who})", move=value)
 
 
+def _model_notes(hidden: dict, policy, decided: dict) -> None:
+    """The exchange of a decision a role on a backend made (``--role mind.base=...``: the
+    policy is a role wrapper with a recording client; :mod:`mockllm.exchanges`) into the
+    event's ``hidden``; a fallback's decision is the stand-in's.  Nothing for any other policy."""
+    got = policy_notes(policy)
+    for n in got:
+        n["decision"] = decided
+        if n["fallback"]:
+            n["stand_in"] = decided
+    if got:
+        hidden[MODEL_DECISIONS] = got
+
+
 def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: int, client: ModelClient,
                    rng: np.random.Generator, log: _Log, opening: Sequence[str], *,
                    max_rounds: int = 3) -> ItemOutcome:
@@ -132,10 +146,11 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
             act = "agree" if v.vote == "AGREE" else "disagree"
             text = _say(client, rng, pol, mes[i], act, current if v.vote == "AGREE" else v.revised_value, v.reason)
             votes[i], vote_texts[i] = v, text
+            hidden = {"w": mes[i].w, "own_value": mes[i].value, "guessed_w": guess,
+                      "strategy": v.strategy, "used_w": v.used_w, "reason": v.reason}
+            _model_notes(hidden, pol, {"vote": v.vote, "revised_value": v.revised_value})
             log.add(speaker=who[i], phase="2-vote", round=rnd, item=item_key,
-                    intent={"vote": v.vote, "revised_value": v.revised_value}, text=text,
-                    hidden={"w": mes[i].w, "own_value": mes[i].value, "guessed_w": guess,
-                            "strategy": v.strategy, "used_w": v.used_w, "reason": v.reason})
+                    intent={"vote": v.vote, "revised_value": v.revised_value}, text=text, hidden=hidden)
         agrees = sum(v.vote == "AGREE" for v in votes.values())
         if agrees * 2 > len(voters):
             log.add(speaker="protocol", phase="result", round=rnd, item=item_key,
@@ -153,15 +168,16 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
                     appraisals.append(Appraisal(proposer, i, ws[i], g, pol.guess(g), "3", rnd))
                 dissents.append(Dissent(i, votes[i].revised_value, g))
         up = pol.update(mes[proposer], current, dissents, len(voters))
+        hidden = {"w": mes[proposer].w, "own_value": mes[proposer].value,
+                  "dissent": f"{len(dissents)} of {len(voters)}",
+                  "read_dissent_w": [d.guessed_w for d in dissents], "reason": up.reason}
+        _model_notes(hidden, pol, {"action": up.action, "value": up.value})
         _check_value(item, up.value, who[proposer], pol)
         act = {"KEEP": "keep", "UPDATE": "update", "COMPROMISE": "compromise"}[up.action]
         proposer_text = _say(client, rng, pol, mes[proposer], act, up.value, up.reason)
         read_item = None
         log.add(speaker=who[proposer], phase="3-update", round=rnd, item=item_key,
-                intent={"action": up.action, "value": up.value}, text=proposer_text,
-                hidden={"w": mes[proposer].w, "own_value": mes[proposer].value,
-                        "dissent": f"{len(dissents)} of {len(voters)}",
-                        "read_dissent_w": [d.guessed_w for d in dissents], "reason": up.reason})
+                intent={"action": up.action, "value": up.value}, text=proposer_text, hidden=hidden)
         current = up.value
     final, holder = fallback_value(values, ws)
     log.add(speaker="protocol", phase="fallback", round=max_rounds, item=item_key,

@@ -7,6 +7,7 @@ PAP/SA/final scores, the tactic of stage 3; the accept / walk-away rules of 2.2)
 from __future__ import annotations
 
 from simcore.report import svg
+from simcore.report.model import decisions_html
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
 
@@ -283,12 +284,15 @@ def step_rows(events) -> list[Step]:
             rule = i.get("mode") or e.phase
         else:
             rule = f"partner: {i.get('mode') or e.phase}"
-            src = "simcore's partner agent (stand-in for the paper's LLM partner)"
+            src = ("the paper's LLM partner, played by a model (--role astra.partner; simcore's partner agent "
+                   "as the fallback)" if h.get("model_decisions") else
+                   "simcore's partner agent (stand-in for the paper's LLM partner)")
             for key in ("target", "own_score", "level"):
                 if key in i:
                     inputs.append((key, esc(i[key])))
         if i.get("warning"):
             inputs.append(("walk-away warning", "given"))
+        extra += decisions_html(h)  # a role played by a model: its exchange
         steps.append(Step(turn, who, e.text, rule, src, tuple(inputs), extra))
     return steps
 

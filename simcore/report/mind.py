@@ -13,6 +13,7 @@ import re
 
 from simcore.report import svg
 from simcore.report.load import need
+from simcore.report.model import decisions_html
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
 
@@ -248,7 +249,8 @@ def step_rows(events) -> list[Step]:
                     inputs.append(("proposer's true w", esc(true_w)))
             inputs.append(("strategy -> vote", esc(f"{h['strategy']} -> {e.intent['vote']}"
                                                    + (f" \"{e.intent.get('revised_value')}\"" if e.intent.get("revised_value") else ""))))
-            steps.append(Step(f"R{e.round} · {label}", e.speaker, e.text, rule, src, tuple(inputs)))
+            steps.append(Step(f"R{e.round} · {label}", e.speaker, e.text, rule, src, tuple(inputs),
+                              decisions_html(h)))
         elif e.phase == "3-update":
             need(e, "intent.action", "intent.value")
             rule, src = _lookup(proposer, e.intent["action"], h.get("reason"))
@@ -256,7 +258,7 @@ def step_rows(events) -> list[Step]:
                       ("dissent", esc(h.get("dissent"))),
                       ("dissenters' w read from their words", esc(h.get("read_dissent_w"))),
                       ("action", esc(f"{e.intent['action']} \"{e.intent['value']}\"")))
-            steps.append(Step(f"R{e.round} · {label}", e.speaker, e.text, rule, src, inputs))
+            steps.append(Step(f"R{e.round} · {label}", e.speaker, e.text, rule, src, inputs, decisions_html(h)))
         elif e.phase == "result":
             steps.append(Step(f"R{e.round} · {label}", "protocol", "",
                               f"consensus on \"{e.intent.get('value')}\" ({e.intent.get('agree')} of "

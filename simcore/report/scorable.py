@@ -14,6 +14,7 @@ import math
 from simcore.report import svg
 from simcore.report.load import need
 from simcore.report.page import esc, figure, missing, note, num, table
+from simcore.report.model import decisions_html
 from simcore.report.steps import Step
 
 SYSTEM = "scorable"
@@ -166,6 +167,10 @@ def step_rows(events) -> list[Step]:
                       + esc("  ".join(f"{k}: {v}" for k, v in est["table"].items())))
         if h.get("mse"):
             inputs.append(("MSE so far (per party)", esc("  ".join(f"{k} {v:.1f}" for k, v in h["mse"].items()))))
+        if h.get("stand_in_deal"):  # the model in the negotiator's seat proposed otherwise
+            rule = "proposal played by a model (--role scorable.negotiator)"
+            inputs.append(("the stand-in would have proposed", esc(" ".join(h["stand_in_deal"]))))
+        extra += decisions_html(h)
         steps.append(Step(f"T{e.round} ({e.phase})", e.speaker, e.text, rule, src, tuple(inputs), extra))
     return steps
 

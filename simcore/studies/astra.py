@@ -428,11 +428,11 @@ def _attach_roles(roles, agent, partner, backend, seq) -> list:
     from simcore.role_backends import role_client
 
     clients = []
-    client = role_client(roles, "astra.tactic", backend, temperature=TEMPERATURE)
+    client = role_client(roles, "astra.tactic", backend, temperature=TEMPERATURE, record=True)
     if client is not None and hasattr(agent, "tactic_role"):  # (an agent without ASTRA chooses no tactic)
         agent.tactic_role = TacticRole(client, child(seq, "role", "astra.tactic"))
         clients.append(client)
-    client = role_client(roles, "astra.partner", backend, temperature=TEMPERATURE)
+    client = role_client(roles, "astra.partner", backend, temperature=TEMPERATURE, record=True)
     if client is not None and partner is not None:
         partner.move_role = PartnerRole(client, child(seq, "role", "astra.partner"))
         clients.append(client)

@@ -170,6 +170,19 @@ class MindConfig:
             if why:
                 raise ValueError(f"variants: {why}")
 
+    def __attrs_post_init__(self):
+        if "mind.judge" in dict(self.roles):
+            from simcore.errors import InputError
+
+            # the role plays the blind judge with E16's overall (the model names its own overall winner)
+            if self.judge != "blind" or self.judge_overall != "all":
+                raise InputError("--role", "mind.judge", f"a backend plays the blind judge with the overall of all "
+                                                         f"five criteria (E16-E17), not judge={self.judge!r} "
+                                                         f"overall={self.judge_overall!r}")
+            if judge_pair(self) is None:
+                raise InputError("--role", "mind.judge", "the judge compares a MIND and a Base variant: "
+                                                         "--variants needs both (e.g. mind,base)")
+
     @sizes.validator
     def _check_sizes(self, _a, value):
         if not value or any(not 2 <= s <= 8 for s in value):
@@ -245,8 +258,19 @@ class MindStudy:
             else:
                 ev_a, ev_b = blind_evidence(variant_events[a]), blind_evidence(variant_events[b])
                 keys = (conversation_key(variant_events[a]), conversation_key(variant_events[b]))
-            record["judge"] = compare(ev_a, ev_b, generator(config.seed, "mind", s, g, "judge"), *keys,
-                                      overall=config.judge_overall)
+            coin = generator(config.seed, "mind", s, g, "judge")
+            judge = _judge_role(config, backend)
+            if judge is None:
+                record["judge"] = compare(ev_a, ev_b, coin, *keys, overall=config.judge_overall)
+            else:  # --role mind.judge=BACKEND: the answer settled by the same coin; the stand-in the fallback
+                from mockllm.roles_mind import judge_context, judge_verdict
+
+                context = judge_context(variant_events[a], variant_events[b], a, b)
+                record["judge"] = judge_verdict(
+                    judge, generator(config.seed, "mind", s, g, "role", "mind.judge"), coin, context, *keys,
+                    stand_in=lambda: compare(ev_a, ev_b, coin, *keys, overall=config.judge_overall))
+                fallbacks += judge.stats.fallbacks
+                calls.add(judge.stats)
             record["judge_evidence"] = {a: ev_a, b: ev_b}
         # kept until the summary as compressed JSON (about 0.4 KB per variant instead of
         # about 7 KB of small Python objects), so a large study's memory stays small
@@ -337,10 +361,18 @@ def _base_role(config: MindConfig, policy, backend, s: int, g: int, variant: str
     from simcore.role_backends import role_client
     from simcore.seeding import generator
 
-    client = role_client(config.roles, "mind.base", backend, temperature=TEMPERATURE)
+    client = role_client(config.roles, "mind.base", backend, temperature=TEMPERATURE, record=True)
     if client is None or not isinstance(policy, MadPolicy):
         return policy, None
     return BaseRole(policy, client, generator(config.seed, "mind", s, g, variant, "role", "mind.base")), client
+
+
+def _judge_role(config: MindConfig, backend):
+    """The client of ``--role mind.judge=BACKEND`` (its counts read after the verdict), or None."""
+    from mockllm.roles_mind import JUDGE_TEMPERATURE
+    from simcore.role_backends import role_client
+
+    return role_client(config.roles, "mind.judge", backend, temperature=JUDGE_TEMPERATURE)
 
 
 def variant_policy(config: MindConfig, variant: str):
@@ -518,7 +550,7 @@ def _roles():
             StandIn("informed", {"judge": "v1", "judge_overall": "all"}, "the v1 judge: reads each member's alpha",
                     "a judge told the alphas E16's criteria 1-2 ask about (E17 does not give them)"),
         ),
-        default="blind")
+        default="blind", task="mind.judge")
     reader = Role(
         id="mind.reader", system="mind", llm="gpt-4.1-mini, Table B7 (Phase 2a appraisal) and the tone it reads",
         passage="B7 'GUESSED_OPPONENT_ALPHA (1-10): Based on linguistic intensity'; B5-B6 the tone it is read from",

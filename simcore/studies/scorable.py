@@ -169,11 +169,13 @@ class ScorableStudy:
                    "game_counts": counts, "config": config_block(config), "results": results}
         t1 = Table("scorable_outcomes", f"Table 1 analogue -- negotiation outcomes ({game.id}, "
                    f"{config.trials} trials per method, seed {config.seed})",
-                   ("method", "label", "FAR", "PAR", "LAR", "fallbacks"),
-                   [(m, METHODS[m][0], results[m]["FAR"], results[m]["PAR"], results[m]["LAR"], results[m]["fallbacks"])
-                    for m in config.methods],
+                   ("method", "label", "FAR", "PAR", "LAR", "fallbacks", "readings_right", "cues_read"),
+                   [(m, METHODS[m][0], results[m]["FAR"], results[m]["PAR"], results[m]["LAR"], results[m]["fallbacks"],
+                     results[m]["readings"]["precision"], results[m]["readings"]["recall"]) for m in config.methods],
                    note="FAR: final deal accepted by all; PAR: final deal passes (>= N-1 incl. veto holders); "
-                        "LAR: some deal of the session passes.")
+                        "LAR: some deal of the session passes.  readings_right: of the signals read from the words, "
+                        "the share the speaker was asked to give; cues_read: of the cues it was asked to give, the "
+                        "share read back.")
         rows = [(m, METHODS[m][0], *[results[m]["MSE"].get(p) for p in others], results[m]["MSE"]["avg"])
                 for m in config.methods if results[m]["MSE"]]
         tables = [t1]
@@ -203,7 +205,7 @@ def _negotiator_role(config: ScorableConfig, game, method: str, seq, trial: int,
     from simcore.role_backends import role_client
     from simcore.seeding import generator
 
-    client = role_client(config.roles, "scorable.negotiator", backend)
+    client = role_client(config.roles, "scorable.negotiator", backend, record=trial < config.keep_transcripts)
     if client is None:
         return None
     who = METHODS[method][2]
