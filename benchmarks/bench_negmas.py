@@ -16,9 +16,9 @@ Fairness:
     ``--n`` negotiations of every contender in turn (the order rotating from one repetition
     to the next), so a slow spell of the shared machine hits all of them alike;
   * **CPU time** (``time.process_time``), not wall time;
-  * simcore's caches (the domain and its derived tables, the mock's memoised sentences,
-    the prompt texts, every ``functools`` cache of simcore's modules) are **cleared before
-    every negotiation**, as NegMAS builds its outcome space afresh each time;
+  * simcore's caches (the domain and its derived tables, the outcome spaces and the
+    partners' outcome rankings, the mock's memoised sentences, the prompt texts, every
+    ``functools`` cache of simcore's modules) are **cleared before every negotiation**, as NegMAS builds its outcome space afresh each time;
   * per contender the median and the range over the repetitions, and the ratio's median
     and range taken repetition by repetition (paired).
 
@@ -40,23 +40,30 @@ import time
 
 # ------------------------------------------------------------------ simcore
 SIMCORE_PACKAGES = ("simcore", "policies", "mockllm", "scenarios")
+#: module-level memo dicts of per-domain data whose names do not say "cache": the outcome
+#: spaces with both sides' scores (``policies.lp.Space.cached``) and each partner's ranking
+#: of the outcomes (``policies.partners``) -- what NegMAS rebuilds per negotiation too
+#: (its outcome space, its negotiators' sorted outcomes).  Missed by the name rule until
+#: 2026-11-27, which left them warm for simcore.
+DOMAIN_MEMOS = {"policies.lp": ("_SPACES",), "policies.partners": ("_RANKED",)}
 
 
 def clear_simcore_caches() -> int:
     """Empty every cache simcore keeps between negotiations; returns how many were cleared.
 
-    ``functools`` caches (``cache_clear``) and the module-level memo dicts whose names say
-    they are caches; a new domain object (``load_domain`` is among the ``functools``
-    caches) also starts with empty ``cached_property`` tables."""
+    ``functools`` caches (``cache_clear``), the module-level memo dicts whose names say
+    they are caches and those of :data:`DOMAIN_MEMOS`; a new domain object (``load_domain``
+    is among the ``functools`` caches) also starts with empty ``cached_property`` tables."""
     n = 0
     for name, module in list(sys.modules.items()):
         if module is None or name.split(".")[0] not in SIMCORE_PACKAGES:
             continue
+        memos = DOMAIN_MEMOS.get(name, ())
         for attr, value in list(vars(module).items()):
             if isinstance(value, functools._lru_cache_wrapper):
                 value.cache_clear()
                 n += 1
-            elif isinstance(value, dict) and ("CACHE" in attr.upper() or attr in ("_SAID",)) and value:
+            elif isinstance(value, dict) and ("CACHE" in attr.upper() or attr in ("_SAID",) or attr in memos) and value:
                 value.clear()
                 n += 1
     return n

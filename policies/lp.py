@@ -78,9 +78,9 @@ class Space:
 
     @classmethod
     def build(cls, domain, own, partner) -> "Space":
-        outs = domain.outcomes
-        return cls(outs, tuple(domain.score(own, o, "agent") for o in outs),
-                   tuple(domain.score(partner, o, "partner") for o in outs), domain, own, partner)
+        # (domain.scores: the same values as domain.score outcome by outcome, kept on the domain)
+        return cls(domain.outcomes, domain.scores(own, "agent"), domain.scores(partner, "partner"), domain, own,
+                   partner)
 
     def order_for(self, lam_tenths: int, min_own: float, min_partner: float) -> list:
         """Feasible outcome indices (ignoring the bound) in tie-break order for lambda."""

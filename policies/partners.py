@@ -46,7 +46,6 @@ import attrs
 
 from mockllm import astra as lang
 from policies.astra import AgentParams, AstraAgent, speak
-from policies.lp import Space
 from simcore.protocols.alternating import Action, Observation
 
 
@@ -118,8 +117,7 @@ class Partner:
         self.domain, self.values, self.client, self.rng, self.p = domain, values, client, rng, params
         self.role, self.other = side, ("partner" if side == "agent" else "agent")
         self.order = domain.order_of(values)
-        space = Space.cached(domain, values, values)
-        self.scores = space.s_p if side == "partner" else space.s_a
+        self.scores = domain.scores(values, side)  # own score of every outcome, in domain.outcomes order
         self._own = domain.score_table(values, side)  # {outcome: own score}, shared per domain
         self.max = max(self.scores)
         self.min_res = float(domain.batna)
@@ -133,21 +131,31 @@ class Partner:
 
     # --- targets -----------------------------------------------------------
     def aspiration(self, obs: Observation) -> float:
+        return self._aspiration(obs.round, obs.round_limit)
+
+    def _aspiration(self, rnd: int, round_limit: int) -> float:
         p = self.p
         if p.exponent is not None:
-            t = 0.0 if obs.round_limit <= 1 else (obs.round - 1) / (obs.round_limit - 1)
-            return self.max - (self.max - self.min_res) * (min(1.0, max(0.0, t)) ** p.exponent)
+            t = 0.0 if round_limit <= 1 else (rnd - 1) / (round_limit - 1)
+            if not 0.0 <= t <= 1.0:  # (within the negotiation's rounds t is already in [0, 1])
+                t = min(1.0, max(0.0, t))
+            return self.max - (self.max - self.min_res) * (t ** p.exponent)
         return self.target
 
     def accept_level(self, obs: Observation, aspiration: Optional[float] = None) -> float:
         """The own score an offer must reach to be accepted (``aspiration``: this turn's
         :meth:`aspiration`, when already computed)."""
+        if aspiration is None and self.p.exponent is not None:
+            aspiration = self.aspiration(obs)
+        return self._accept_level(obs.deadline_warned, aspiration)
+
+    def _accept_level(self, deadline_warned: bool, aspiration: Optional[float]) -> float:
         p = self.p
         if p.exponent is not None:
-            return self.aspiration(obs) if aspiration is None else aspiration
+            return aspiration
         if p.fixed:
             return p.open_share * self.max - p.accept_slack
-        if obs.deadline_warned:
+        if deadline_warned:
             return (p.deadline_share if p.deadline_share is not None else p.floor_share) * self.max
         return self.target - p.accept_slack
 
@@ -158,7 +166,7 @@ class Partner:
             key = (d.id, d.source, self.values, self.role)
             self._ranked = _RANKED.get(key)
             if self._ranked is None:
-                given = [sum(x for issue, x in zip(d.issues, o) if issue.kind == "integer") for o in d.outcomes]
+                given = d.agent_units  # units of the integer issues to the agent, per outcome
                 if self.role == "agent":  # "most units to the other side" from the agent's seat
                     given = [-g for g in given]
                 order = sorted(range(len(d.outcomes)), key=lambda i: (self.scores[i], -given[i], i))
@@ -228,6 +236,58 @@ class Partner:
         stated = d.state_offer(offer, self.role)
         text, stated_back = speak(self.client, self.rng, self.role, "offer", stated, None, mention)
         return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)}, hidden)
+
+    # --- offers only -----------------------------------------------------------
+    @property
+    def offers_only(self) -> bool:
+        """True when :meth:`act` never speaks nor asks anyone: no language client, no
+        model in the astra.partner role, and this class's own rules.  Its moves are
+        then :meth:`offers_only_turn`'s, and an alternating-offers protocol may take them
+        from there (simcore.protocols.alternating: the offers-only path).  (A subclass may
+        change any rule, so it is never offers-only.)"""
+        return self.client is None and self.move_role is None and type(self) is Partner
+
+    def offers_only_turn(self, rnd: int, round_limit: int, deadline_warned: bool,
+                         on_table: Optional[tuple]) -> tuple:
+        """:meth:`act` when :attr:`offers_only`, without an observation or words:
+        ``(kind, outcome or None, note)`` -- the Action's kind, the outcome its stated offer
+        means, and what :meth:`offers_only_intent` makes the Action's intent from (when the
+        transcript is read).  ``on_table``: the other side's offer on the table, if any.
+        (With no client :meth:`act` says nothing and its stated offer is
+        ``domain.state_offer(outcome, role)``, which the protocol's check reads back as
+        ``outcome``; never asked a question: the other side says nothing either.)  The
+        same state changes as :meth:`act` (tested against it, tests/test_offers_only.py)."""
+        if not self.greeted:
+            self.greeted = True
+            return "talk", None, None
+        p = self.p
+        target = self._aspiration(rnd, round_limit)
+        if on_table is not None:
+            own = self.own_score(on_table)
+            level = target if p.exponent is not None else self._accept_level(deadline_warned, target)
+            if own >= level - 1e-9:
+                return "accept", None, (own, level)
+        if p.repeat_limit is not None:
+            offer = self._counter(target)
+        elif self._ranked is not None:  # (pick, its ranking built: the lowest own score >= target)
+            scores, outs = self._ranked
+            k = bisect.bisect_left(scores, target - 1e-9)
+            offer = outs[k] if k < len(outs) else self.pick(target)
+        else:
+            offer = self.pick(target)  # (_counter without a repeat limit)
+        self.my_offers.append(offer)
+        if p.exponent is None:  # (_concede: the time-based partners never concede by offers)
+            self._concede()
+        return "offer", offer, target
+
+    @staticmethod
+    def offers_only_intent(kind: str, note) -> dict:
+        """The intent :meth:`act` gives the move :meth:`offers_only_turn` noted."""
+        if kind == "offer":
+            return {"mode": "offer", "target": round(note, 4)}
+        if kind == "accept":
+            return {"mode": "accept", "own_score": note[0], "level": note[1]}
+        return {"mode": "greet"}
 
     def _counter(self, target: float) -> tuple:
         """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""
@@ -304,7 +364,7 @@ def make_partner(kind: str, domain, values, client, rng, side: str = "partner", 
     overrides.  ``side="agent"`` seats it in the agent's chair, so two partners can
     negotiate with each other (e.g. two Boulware agents on CaSiNo for 100 rounds:
     ``AlternatingProtocol(round_limit=100).run(domain, a, b, values_a, values_b, run_id)``)."""
-    params = attrs.evolve(PARTNER_PARAMS[kind], **overrides)
+    params = attrs.evolve(PARTNER_PARAMS[kind], **overrides) if overrides else PARTNER_PARAMS[kind]  # (frozen)
     return Partner(domain, values, client, rng, params, side)
 
 

@@ -154,13 +154,62 @@ class Domain:
         Built on first use and kept on the domain: the domain and the valuation are
         immutable, so the table can never go stale, and a negotiation looks scores up
         every turn instead of recomputing them (at most ``_MAX_TABLES`` are kept)."""
+        values, table = self._tables(val, side)
+        if table is None:
+            table = MappingProxyType(dict(zip(self.outcomes, values)))
+            self._score_tables[(val, side)] = (values, table)
+        return table
+
+    def scores(self, val: Valuation, side: str = "agent") -> tuple[float, ...]:
+        """``self.score(val, o, side)`` of every outcome ``o``, in :attr:`outcomes` order
+        (kept with :meth:`score_table`)."""
+        return self._tables(val, side)[0]
+
+    def _tables(self, val: Valuation, side: str) -> tuple:
         key = (val, side)
         got = self._score_tables.get(key)
         if got is None:
             if len(self._score_tables) >= _MAX_TABLES:
                 self._score_tables.clear()
-            got = self._score_tables[key] = MappingProxyType({o: self.score(val, o, side) for o in self.outcomes})
+            got = self._score_tables[key] = (self._all_scores(val, side), None)  # (the mapping: when asked for)
         return got
+
+    def _all_scores(self, val: Valuation, side: str) -> tuple[float, ...]:
+        """:meth:`score` of every outcome at once, bit for bit: the per-issue terms are the
+        same products, added in the same order (``0.0 + t0 + t1 + ...``, issues in file
+        order) and rounded alike, but each prefix sum is shared by every outcome that
+        starts with it (``itertools.product`` order: the first issue varies slowest)."""
+        n = len(self.issues)
+        if len(val.weights) < n or len(val.factors) < n:  # (score's zip stops early: keep its reading)
+            return tuple(self.score(val, o, side) for o in self.outcomes)
+        sums = [0.0]
+        whole, bound = True, 0.0  # every term a whole float, and the largest sum's size at most bound
+        agent = side == "agent"
+        for (_, kind, count, options), w, f in zip(self._issue_specs, val.weights, val.factors):
+            if kind == "integer":  # (issue.size values: count + 1, the options, or 0/1)
+                terms = [w * x for x in range(count + 1)] if agent else [w * (count - x) for x in range(count + 1)]
+            elif kind == "categorical":
+                terms = [w * f[x] for x in range(len(options))]
+            else:
+                terms = [w * x for x in range(2)]
+            if whole:  # (floats times ints, or floats times floats, are floats: is_integer reads them all)
+                whole = (type(w) is float and (kind != "categorical" or all(type(x) is float for x in f))
+                         and all(map(float.is_integer, terms)))
+                bound += max(map(abs, terms)) if whole else 0.0
+            sums = [s + t for s in sums for t in terms]
+        if whole and bound < 2.0 ** 52:  # whole sums, each exact: round(s, 9) is s itself
+            return tuple(sums)
+        return tuple([round(s, 9) for s in sums])
+
+    @functools.cached_property
+    def agent_units(self) -> tuple[int, ...]:
+        """The units of the integer issues the agent gets in each outcome (the sum over the
+        integer issues of the outcome's values), in :attr:`outcomes` order."""
+        units = [0]
+        for issue in self.issues:
+            step = range(issue.size) if issue.kind == "integer" else (0,) * issue.size
+            units = [u + x for u in units for x in step]
+        return tuple(units)
 
     def max_score(self, val: Valuation, side: str = "agent") -> float:
         return max(self.score(val, o, side) for o in self.outcomes)
@@ -303,6 +352,18 @@ class Domain:
                            for o in self.outcomes} for is_agent in (True, False)}
 
     @functools.cached_property
+    def offers_read_back(self) -> bool:
+        """True when :meth:`check_offer` reads every outcome's :meth:`state_offer` back as
+        that outcome from either seat (always, for a loaded domain: whole-number unit counts,
+        distinct option names; tested); the offers-only protocol path relies on it."""
+        for issue in self.issues:
+            if issue.kind == "integer" and (type(issue.count) is not int or issue.count < 0):
+                return False
+            if issue.kind == "categorical" and len(set(issue.options)) != len(issue.options):
+                return False
+        return True
+
+    @functools.cached_property
     def _issue_specs(self) -> tuple[tuple[str, str, int, tuple[str, ...]], ...]:
         """``(name, kind, count, options)`` of every issue, in file order: the issues'
         fields unpacked once (issues are immutable) for the per-turn offer checks."""
@@ -443,8 +504,7 @@ def _check_floors(d: Domain, source: str) -> None:
     """The LP floors (``lp.min_own``, ``lp.min_partner``) must leave some outcome: for
     the agent's values and each partner valuation of each setup, one outcome must give
     the agent at least ``min_own`` and that partner at least ``min_partner``."""
-    own_table = d.score_table(d.agent, "agent")  # (cached on the domain: the protocol reads the same table)
-    own = [own_table[o] for o in d.outcomes]
+    own = d.scores(d.agent, "agent")  # (cached on the domain: the protocol reads the same table)
     best_own = max(own)
     if min(d.min_own, d.min_partner) < 0:
         which = "lp.min_own" if d.min_own < 0 else "lp.min_partner"
@@ -452,10 +512,16 @@ def _check_floors(d: Domain, source: str) -> None:
     if d.min_own > best_own + 1e-9:
         raise InputError(source, "lp.min_own", f"{d.min_own:g} is more than the agent can score "
                          f"(at most {best_own:g})")
+    floor, outcomes, min_partner = d.min_own - 1e-9, d.outcomes, d.min_partner
+    feasible = [i for i, sa in enumerate(own) if sa >= floor]  # (outcomes giving the agent its floor)
     for setup in d.setups:
         for k, partner in enumerate(setup.partners):
-            theirs = d.score_table(partner, "partner")
-            best = max((theirs[o] for o, sa in zip(d.outcomes, own) if sa >= d.min_own - 1e-9), default=None)
+            # one outcome that leaves the partner its floor is enough (the test below passes for the best
+            # exactly when it passes for some outcome): found, usually among the first, with no table built
+            if any(not min_partner > d.score(partner, outcomes[i], "partner") + 1e-9 for i in feasible):
+                continue
+            theirs = d.scores(partner, "partner")
+            best = max([theirs[i] for i in feasible], default=None)
             if best is None or d.min_partner > best + 1e-9:
                 raise InputError(source, "lp.min_partner",
                                  f"{d.min_partner:g} leaves no outcome for setups.{setup.name}.partners[{k}] "

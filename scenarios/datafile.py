@@ -52,6 +52,37 @@ def _path(parts) -> str:
 def check_numbers(value: Any, source: str, parts=()) -> None:
     """Raise InputError at the first number outside [-MAX_ABS, MAX_ABS] or not finite,
     or the first string longer than MAX_TEXT."""
+    if not _plainly_fine(value):
+        _check_numbers(value, source, parts)
+
+
+def _plainly_fine(value: Any) -> bool:
+    """True when ``value`` is made of plain JSON types only (exact types: dict, list, str,
+    int, float, bool, None) and holds no number or string :func:`check_numbers` refuses;
+    False otherwise (then :func:`_check_numbers` walks it and names the first fault, if
+    any).  One pass without building field paths, as every value of a good file is fine."""
+    stack = [value]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        v = pop()
+        t = type(v)
+        if t is dict:
+            extend(v.values())
+        elif t is list:
+            extend(v)
+        elif t is str:
+            if len(v) > MAX_TEXT:
+                return False
+        elif t is float or t is int:
+            if not -MAX_ABS <= v <= MAX_ABS:  # (NaN and the infinities fail too)
+                return False
+        elif t is not bool and v is not None:
+            return False
+    return True
+
+
+def _check_numbers(value: Any, source: str, parts=()) -> None:
+    """:func:`check_numbers` field by field."""
     if isinstance(value, bool):
         return
     if isinstance(value, str):
@@ -65,10 +96,10 @@ def check_numbers(value: Any, source: str, parts=()) -> None:
                              f"number {shown} is out of range (at most {MAX_ABS:.0e} in size)")
     elif isinstance(value, dict):
         for k, v in value.items():
-            check_numbers(v, source, parts + (k,))
+            _check_numbers(v, source, parts + (k,))
     elif isinstance(value, list):
         for i, v in enumerate(value):
-            check_numbers(v, source, parts + (i,))
+            _check_numbers(v, source, parts + (i,))
 
 
 def read_data(path: str) -> Any:

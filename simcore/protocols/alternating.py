@@ -91,9 +91,17 @@ class Observation:
         return None
 
 
+def _built(events) -> tuple:
+    """An episode's events as a tuple of :class:`Event` (building a deferred log)."""
+    return events if type(events) is tuple else events.build()
+
+
 @attrs.frozen
 class Episode:
-    events: tuple[Event, ...]
+    """One negotiation's result.  ``events``: its transcript; the offers-only path hands a
+    log the transcript's events are built from on first access (the same events)."""
+
+    _events: Any = attrs.field(alias="events", eq=_built, repr=lambda ev: repr(_built(ev)))
     status: str  # "agreement" | "walk_away" | "no_agreement"
     outcome: Optional[tuple]
     agent_score: float
@@ -101,6 +109,14 @@ class Episode:
     rounds: int
     walked_by: str = ""
     invalid_moves: int = 0
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        events = self._events
+        if type(events) is not tuple:
+            events = events.build()
+            object.__setattr__(self, "_events", events)  # (built once; the same events every time)
+        return events
 
 
 def _shape_fault(stated: Any) -> str:
@@ -122,7 +138,17 @@ class AlternatingProtocol:
 
     def run(self, domain: Domain, agent, partner, agent_values: Valuation, partner_values: Valuation,
             run_id: str) -> Episode:
-        """Play one negotiation; ``agent``/``partner`` are policies with ``act(obs)``."""
+        """Play one negotiation; ``agent``/``partner`` are policies with ``act(obs)``.
+
+        When both are offers-only policies (``offers_only`` true: they neither speak nor
+        read words, e.g. two Boulware partners without a language client) in their own
+        seats on this very domain, the moves are taken from their ``offers_only_turn`` (and
+        ``offers_only_intent``) on the offers-only path (:meth:`_run_offers_only`): the same episode and transcript,
+        without stating each offer as a dict and checking it back."""
+        if (getattr(agent, "offers_only", False) is True and getattr(partner, "offers_only", False) is True
+                and agent.role == "agent" and partner.role == "partner"
+                and agent.domain is domain and partner.domain is domain and domain.offers_read_back):
+            return self._run_offers_only(domain, agent, partner, agent_values, partner_values, run_id)
         events: list[Event] = []
         history: list[Turn] = []
         warned = False
@@ -141,8 +167,7 @@ class AlternatingProtocol:
         for rnd in range(1, self.round_limit + 1):
             if not warned and self.warn_rounds and self.round_limit - rnd + 1 == self.warn_rounds:
                 warned = True
-                emit(speaker="system", phase="deadline", round=rnd,
-                     text=f"Only {self.warn_rounds} rounds remain. Without a deal both sides score 0.")
+                emit(speaker="system", phase="deadline", round=rnd, text=self._notice())
             for role, policy in players:
                 obs = Observation(role, rnd, self.round_limit, tuple(history), warned)
                 action = policy.act(obs)
@@ -176,9 +201,7 @@ class AlternatingProtocol:
                     reason = "the offer move states no offer"
                 hidden = dict(action.hidden)
                 if offer is not None:
-                    intent["offer"] = list(offer)
-                    intent["offer_text"] = domain.describe_outcome(offer)
-                    hidden["true_scores"] = [agent_scores[offer], partner_scores[offer]]
+                    _put_offer(domain, offer, intent, hidden, agent_scores, partner_scores)
                 emit(role, intent.get("mode", action.kind), rnd, action.text, intent, hidden)
                 if reason:
                     invalid += 1
@@ -189,17 +212,126 @@ class AlternatingProtocol:
         return self._end(domain, events, emit, "no_agreement", None, agent_values, partner_values,
                          self.round_limit, "", invalid)
 
-    def _end(self, domain, events, emit, status, outcome, av, pv, rnd, walked_by, invalid) -> Episode:
+    def _notice(self) -> str:
+        return f"Only {self.warn_rounds} rounds remain. Without a deal both sides score 0."
+
+    def _scores(self, domain, outcome, av, pv) -> tuple[float, float]:
         if outcome is not None:
-            sa, sp = domain.score(av, outcome, "agent"), domain.score(pv, outcome, "partner")
-        elif self.no_deal_payoff == "batna":
-            sa = sp = float(domain.batna)
-        else:
-            sa = sp = 0.0
-        emit(speaker="system", phase="end", round=rnd,
-             text={"agreement": "Deal reached.", "walk_away": f"The {walked_by} walked away.",
-                   "no_agreement": "No agreement within the round limit."}[status],
-             intent={"status": status, "outcome": list(outcome) if outcome is not None else None,
-                     "outcome_text": domain.describe_outcome(outcome) if outcome is not None else None},
-             hidden={"agent_score": sa, "partner_score": sp, "invalid_moves": invalid})
+            return domain.score(av, outcome, "agent"), domain.score(pv, outcome, "partner")
+        if self.no_deal_payoff == "batna":
+            return float(domain.batna), float(domain.batna)
+        return 0.0, 0.0
+
+    def _end(self, domain, events, emit, status, outcome, av, pv, rnd, walked_by, invalid) -> Episode:
+        sa, sp = self._scores(domain, outcome, av, pv)
+        emit(**_end_event(domain, status, outcome, rnd, walked_by, invalid, sa, sp))
         return Episode(tuple(events), status, outcome, sa, sp, rnd, walked_by, invalid)
+
+    def _run_offers_only(self, domain, agent, partner, agent_values: Valuation, partner_values: Valuation,
+                         run_id: str) -> Episode:
+        """:meth:`run` for two offers-only policies (see there): the same rules, turn by
+        turn -- the partner opens, the deadline notice, ACCEPT only of the other side's
+        offer on the table -- with each move from ``offers_only_turn(round, round_limit,
+        deadline warned, the other side's offer on the table or None)``, which returns
+        ``(kind, outcome or None, note)``, its intent being ``offers_only_intent(kind, note)``
+        (made when the transcript is read).  Every offer is one of the domain's outcomes,
+        so it is valid (what :meth:`run`'s check of its statement would find:
+        ``domain.offers_read_back``); the transcript is kept as a log of the moves and
+        built, event for event as :meth:`run` builds it, when first read
+        (``Episode.events``).  tests/test_offers_only.py compares both paths."""
+        log: list[tuple] = []
+        intents = {"agent": agent.offers_only_intent, "partner": partner.offers_only_intent}
+        warned = False
+        table, table_by = None, ""  # the latest offer and who made it
+        limit, warn = self.round_limit, self.warn_rounds
+        players = (("partner", partner, "agent"), ("agent", agent, "partner"))
+        for rnd in range(1, limit + 1):
+            if not warned and warn and limit - rnd + 1 == warn:
+                warned = True
+                log.append(("system", "deadline", None, None, rnd))
+            for role, policy, other in players:
+                kind, offer, note = policy.offers_only_turn(rnd, limit, warned, table if table_by == other else None)
+                log.append((role, kind, offer, note, rnd))
+                if kind == "offer":
+                    if offer is None:
+                        raise IllegalMove("an offers-only offer must name an outcome",
+                                          policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
+                    table, table_by = offer, role
+                elif kind == "accept":
+                    if table_by != other:
+                        raise IllegalMove("ACCEPT is legal only with an offer of the other side on the table",
+                                          policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
+                    return self._end_offers_only(domain, log, run_id, "agreement", table, agent_values,
+                                                 partner_values, rnd, intents)
+                elif kind != "talk":
+                    raise IllegalMove(f"an offers-only move is talk, offer or accept, not {kind!r}",
+                                      policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
+        return self._end_offers_only(domain, log, run_id, "no_agreement", None, agent_values, partner_values,
+                                     limit, intents)
+
+    def _end_offers_only(self, domain, log, run_id, status, outcome, av, pv, rnd, intents) -> Episode:
+        sa, sp = self._scores(domain, outcome, av, pv)
+        log.append(("system", "end", (status, outcome, sa, sp), None, rnd))
+        return Episode(_OffersLog(run_id, domain, av, pv, self._notice(), log, intents),
+                       status, outcome, sa, sp, rnd, "", 0)
+
+
+def _put_offer(domain, offer, intent: dict, hidden: dict, agent_scores, partner_scores) -> None:
+    """An offer turn's event: the outcome and its text in the intent, both sides' true
+    scores in the hidden part."""
+    intent["offer"] = list(offer)
+    intent["offer_text"] = domain.describe_outcome(offer)
+    hidden["true_scores"] = [agent_scores[offer], partner_scores[offer]]
+
+
+def _end_event(domain, status, outcome, rnd, walked_by, invalid, sa, sp) -> dict:
+    """The closing event's fields (``emit``'s keywords)."""
+    return dict(speaker="system", phase="end", round=rnd,
+                text={"agreement": "Deal reached.", "walk_away": f"The {walked_by} walked away.",
+                      "no_agreement": "No agreement within the round limit."}[status],
+                intent={"status": status, "outcome": list(outcome) if outcome is not None else None,
+                        "outcome_text": domain.describe_outcome(outcome) if outcome is not None else None},
+                hidden={"agent_score": sa, "partner_score": sp, "invalid_moves": invalid})
+
+
+class _OffersLog:
+    """The offers-only path's record of a negotiation; :meth:`build` makes its transcript
+    events exactly as :meth:`AlternatingProtocol.run` emits them."""
+
+    __slots__ = ("run_id", "domain", "agent_values", "partner_values", "notice", "log", "intents")
+
+    def __init__(self, run_id, domain, agent_values, partner_values, notice, log, intents):
+        self.run_id, self.domain, self.notice, self.log = run_id, domain, notice, log
+        self.agent_values, self.partner_values = agent_values, partner_values
+        self.intents = intents  # {seat: its policy's offers_only_intent}
+
+    def build(self) -> tuple[Event, ...]:
+        d, run_id = self.domain, self.run_id
+        agent_scores = d.score_table(self.agent_values, "agent")
+        partner_scores = d.score_table(self.partner_values, "partner")
+        events: list[Event] = []
+
+        def emit(speaker, phase, round, text, intent=None, hidden=None):  # (run's emit)
+            events.append(Event(run_id, len(events), speaker, phase, round, None,
+                                {} if intent is None else intent, text, {}, {} if hidden is None else hidden))
+
+        for speaker, kind, offer, note, rnd in self.log:
+            if speaker == "system":
+                if kind == "deadline":
+                    emit(speaker="system", phase="deadline", round=rnd, text=self.notice)
+                else:  # the end: offer holds (status, outcome, agent score, partner score)
+                    status, outcome, sa, sp = offer
+                    emit(**_end_event(d, status, outcome, rnd, "", 0, sa, sp))
+                continue
+            intent = self.intents[speaker](kind, note)
+            if kind == "accept":
+                emit(speaker=speaker, phase="accept", round=rnd, intent=intent, text="", hidden={})
+            else:
+                hidden = {}
+                if offer is not None:
+                    _put_offer(d, offer, intent, hidden, agent_scores, partner_scores)
+                emit(speaker, intent.get("mode", kind), rnd, "", intent, hidden)
+        return tuple(events)
+
+    def __reduce__(self):  # (pickled as the events themselves)
+        return tuple, (self.build(),)
