@@ -79,6 +79,13 @@ RUNS = {
         {"scorable-estimate": (5, 5, 5, 0, 0, 0),
          "scorable-extract": (8, 20, 2, 0, 6, 0),
          "scorable-speak": (8, 24, 0, 0, 8, 0)}),
+    # the model in the scorable.negotiator role: every proposal of Base-LLM's parties (issue 20)
+    "scorable-negotiator-json_object.jsonl": (
+        ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "base-llm",
+         "--trials", "1", "--keep-transcripts", "1", "--role", "scorable.negotiator=model"],
+        {"scorable-extract": (8, 17, 2, 0, 6, 2),
+         "scorable-speak": (8, 23, 0, 0, 8, 2),
+         "scorable.negotiator": (7, 7, 7, 0, 0, 0)}),
     "scorable-json_object.jsonl": (
         ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "proposed-all",
          "--trials", "1", "--keep-transcripts", "1"],
@@ -157,3 +164,18 @@ def test_the_scorable_recording_scores_its_readings_against_the_cues_meant(tmp_p
     assert res.exit_code == 0, res.output
     mock = json.loads((tmp_path / "mock" / "metrics.json").read_text())["results"]["proposed-all"]["readings"]
     assert (mock["read"], mock["right"], mock["meant"]) == (18, 18, 24)
+
+
+def test_the_model_as_the_negotiator_proposes_the_prompts_example_every_time(tmp_path):
+    """SmolLM2-135M in the scorable.negotiator seat: all 7 proposals parsed first try, and all 7
+    are the prompt's example deal (A2 B1 C3 D2 E4), whoever proposes; the final deal is
+    accepted by 3 of 6 and fails, as the stand-in's does.  Parsed is not right."""
+    from mockllm.roles_scorable import NEGOTIATOR
+
+    result = replay("scorable-negotiator-json_object.jsonl", tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    events = [json.loads(line) for line in (tmp_path / "out" / "transcripts.jsonl").read_text().splitlines()]
+    deals = [e["intent"]["deal"] for e in events if e["phase"] in ("turn", "final")]
+    assert deals == [list(json.loads(NEGOTIATOR.example).values())] * 7
+    final = [e for e in events if e["phase"] == "result"][0]["hidden"]
+    assert final["accepted_by"] == ["SportCo", "Uni", "May"] and not final["PAR"]
