@@ -253,14 +253,8 @@ class SpeakTask(Task):
             return Task.interpret(self, text, context)
         if type(value) is not str or type(item) is not str or (w is not None and type(w) is not int):
             return Task.interpret(self, text, context)
-        key = (text, value, item, w)
-        got = _ACCEPTED.get(key)
-        if got is None:
-            got = Task.interpret(self, text, context)  # (a refused answer raises: not kept)
-            if len(_ACCEPTED) >= _CACHE_SIZE:
-                _ACCEPTED.clear()
-            _ACCEPTED[key] = got
-        return got
+        # (a refused answer raises: not kept)
+        return _memo(_ACCEPTED, (text, value, item, w), lambda t: Task.interpret(self, t, context), text)
 
     def mock_answer(self, context: Mapping[str, Any], rng: np.random.Generator, options) -> str:
         act, value, w, reason = context["act"], context["value"], context["willingness"], context["reason"]
@@ -413,13 +407,7 @@ class ReadTask(Task):
         # the same text): a text read before gives the same (frozen) utterance (issue 21)
         if type(text) is not str:
             return self._parse(text)
-        got = _PARSED.get(text)
-        if got is None:
-            got = self._parse(text)
-            if len(_PARSED) >= _CACHE_SIZE:
-                _PARSED.clear()
-            _PARSED[text] = got
-        return got
+        return _memo(_PARSED, text, self._parse, text)
 
     def _parse(self, text: str) -> TravelUtterance:
         data = self.load_json(text)
@@ -455,14 +443,7 @@ class ReadTask(Task):
         # message read by several voters is read once (issue 21)
         message, item = context["message"], context["item"]
         if type(message) is str and (item is None or type(item) is str):
-            key = (message, item)
-            got = _ANSWERS.get(key)
-            if got is None:
-                got = self._mock_answer(context)
-                if len(_ANSWERS) >= _CACHE_SIZE:
-                    _ANSWERS.clear()
-                _ANSWERS[key] = got
-            return got
+            return _memo(_ANSWERS, (message, item), self._mock_answer, context)
         return self._mock_answer(context)
 
     def _mock_answer(self, context) -> str:
@@ -497,6 +478,17 @@ _ACCEPTED: dict[tuple[str, str, str, int | None], str] = {}
 _SPEAK_READERS = (SpeakTask.parse, SpeakTask.check, SpeakTask.leaks, SpeakTask.reject_echo)
 _PARSED: dict[str, TravelUtterance] = {}
 _CACHE_SIZE = 4096
+
+def _memo(cache: dict, key, compute, arg):
+    """``cache[key]``, computed as ``compute(arg)`` the first time (a pure result); the cache
+    is emptied when it holds ``_CACHE_SIZE`` entries (bounded memory)."""
+    got = cache.get(key)
+    if got is None:
+        got = compute(arg)
+        if len(cache) >= _CACHE_SIZE:
+            cache.clear()
+        cache[key] = got
+    return got
 
 PROPOSE = register_task(ProposeTask())
 SPEAK = register_task(SpeakTask())

@@ -15,6 +15,7 @@ from mockllm.mock import MockBackend
 from mockllm.roles_mind import JUDGE, JUDGE_KEYS, events_of, judge_context
 from simcore.errors import ParseError
 from simcore.metrics.mind_judge import CRITERIA, blind_evidence, compare, conversation_key, letters, settle
+from tests.taskbackend import OneTask
 from tests.clirun import one_line, simcore
 
 RUN = ["run", "mind", "--groups", "4", "--sizes", "2,3,4", "--seeds", "1", "--variants", "mind,base",
@@ -41,19 +42,10 @@ def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run_but_for_the_ties
     assert b["judge"]["rationality"]["tie_break"] == 0  # the model (here the mock) named every winner
 
 
-class JudgeOnly:
-    """The mock for everything but the judge, whose answers ``reply(context)`` gives; the judge's
-    prompt goes through ``chat`` (rendered and read back), never the in-process shortcut."""
 
-    def __init__(self, reply):
-        self.mock, self.reply, self.asked = MockBackend(), reply, []
-
-    def chat(self, messages, *, temperature=0.0, seed=None, schema=None):
-        if messages[0].content.startswith("TASK: mind.judge\n"):
-            ctx = json.loads(messages[1].content.split("\n")[1])
-            self.asked.append((ctx, len(messages)))
-            return self.reply(ctx)
-        return self.mock.chat(messages, temperature=temperature, seed=seed)
+def JudgeOnly(reply):
+    """The mock for everything but the judge task, whose answers ``reply(context)`` gives."""
+    return OneTask("mind.judge", reply)
 
 
 def _group(backend, roles=(("mind.judge", "model"),), groups=3):

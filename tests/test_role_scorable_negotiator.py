@@ -10,9 +10,9 @@ import json
 import numpy as np
 import pytest
 
-from mockllm.mock import MockBackend
 from mockllm.roles_scorable import NEGOTIATOR, stand_in_proposal
 from simcore.errors import ParseError
+from tests.taskbackend import OneTask
 from tests.clirun import simcore
 from tests.modelnotes import without_notes
 
@@ -33,18 +33,10 @@ def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run(capsys, tmp_path
     assert rows == a["model_calls"]["by_task"]
 
 
-class RoleOnly:
-    """The mock for everything but the negotiator's task, whose answers ``reply(context)`` gives."""
 
-    def __init__(self, reply):
-        self.mock, self.reply, self.asked = MockBackend(), reply, []
-
-    def chat(self, messages, *, temperature=0.0, seed=None, schema=None):
-        if messages[0].content.startswith("TASK: scorable.negotiator\n"):
-            ctx = json.loads(messages[1].content.split("\n")[1])
-            self.asked.append((ctx, len(messages)))
-            return self.reply(ctx)
-        return self.mock.chat(messages, temperature=temperature, seed=seed)
+def RoleOnly(reply):
+    """The mock for everything but the negotiator task, whose answers ``reply(context)`` gives."""
+    return OneTask("scorable.negotiator", reply)
 
 
 def _play(backend, method="base-llm", roles=(("scorable.negotiator", "model"),)):
