@@ -153,6 +153,9 @@ class AstraAgent:
         self.warned_at: Optional[int] = None
         self.rejected = 0
         self.read_upto = 0
+        #: every reading of a partner utterance, in order ({"highest", "lowest"}: an item or None),
+        #: scored against what the partner meant by the study (issue 20 item 6)
+        self.readings: list[dict] = []
         self.inconsistencies: list[str] = []
         self._spaces: dict = {}
         self._sa: dict = {}
@@ -222,6 +225,7 @@ class AstraAgent:
             cues = self.client.ask(lang.READ, self.rng, fallback=lambda: dict(NO_CUES),
                                    utterance=turn.text, issues=self.issues)
             cues = {k: (v if v in self.issues else None) for k, v in cues.items()}
+            self.readings.append(cues)
             if self.prefs.update(cues):
                 notes.setdefault("read", []).append(cues)
             if turn.offer is not None:

@@ -179,3 +179,21 @@ def test_the_model_as_the_negotiator_proposes_the_prompts_example_every_time(tmp
     assert deals == [list(json.loads(NEGOTIATOR.example).values())] * 7
     final = [e for e in events if e["phase"] == "result"][0]["hidden"]
     assert final["accepted_by"] == ["SportCo", "Uni", "May"] and not final["PAR"]
+
+
+@pytest.mark.parametrize("cassette, model, mock", [("astra-json_object.jsonl", (3, 0.3333), (3, 1.0)),
+                                                   ("astra-tactic-json_object.jsonl", (9, 0.2222), (12, 0.9167))])
+def test_the_astra_recordings_score_the_agents_readings_against_what_the_partner_meant(cassette, model, mock,
+                                                                                       tmp_path):
+    """Parsed is not right (issue 20 item 6), ASTRA: each astra.read answer against what the
+    partner meant its words to say (its answer's item, its first offer's top item, or
+    nothing).  SmolLM2's readings are right 1 of 3 and 2 of 9 times; the mock's on the same
+    runs 3 of 3 and 11 of 12 (it blurs a tenth of the partner's answers on purpose)."""
+    result = replay(cassette, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    got = json.loads((tmp_path / "out" / "metrics.json").read_text())["results"]["astra__base"]
+    assert (got["readings"], got["reading_accuracy"]) == model
+    res = CliRunner().invoke(cli, ["run", *RUNS[cassette][0], "--no-progress", "--out", str(tmp_path / "mock")])
+    assert res.exit_code == 0, res.output
+    m = json.loads((tmp_path / "mock" / "metrics.json").read_text())["results"]["astra__base"]
+    assert (m["readings"], m["reading_accuracy"]) == mock

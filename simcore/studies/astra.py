@@ -364,6 +364,46 @@ def build_agent(kind: str, domain, client, rng, params=None, choices=None, base_
     return make("policy", spec.id, domain=domain, client=client, rng=rng, **(choices or {}))
 
 
+def partner_meant(partner, events) -> list[dict]:
+    """What the partner meant each of its utterances to say about its priorities, in order
+    ({"highest", "lowest"}: an item or None): an answer to "highest"/"lowest priority?" its
+    first / last item (the order it answered from is the event's hidden ``order``), its first
+    offer its top item when it mentions one (``PartnerParams.mention``), anything else
+    nothing."""
+    order = list(getattr(partner, "order", None) or ())
+    mentions = bool(getattr(getattr(partner, "p", None), "mention", False)) and bool(order)
+    out, offers = [], 0
+    for e in events:
+        if e.speaker != "partner" or not e.text:
+            continue
+        mode, meant = (e.intent or {}).get("mode"), {"highest": None, "lowest": None}
+        if mode == "answer":
+            told = list((e.hidden or {}).get("order") or order)
+            q = e.intent.get("question")
+            if told and q in meant:
+                meant[q] = told[0] if q == "highest" else told[-1]
+        elif mode == "offer":
+            offers += 1
+            if mentions and offers == 1:
+                meant["highest"] = order[0]
+        out.append(meant)
+    return out
+
+
+def score_readings(readings, partner, events) -> tuple[int, int]:
+    """(readings made, readings right): each reading of a partner utterance (the agent's
+    ``astra.read`` answers, in order) against what the partner meant it to say
+    (:func:`partner_meant`); right when both items match (None where nothing was meant).
+    The protocol knows the intent, so a parsed reading is scored (issue 20 item 6)."""
+    if not readings:
+        return 0, 0
+    meant = partner_meant(partner, events)
+    pairs = list(zip(readings, meant))
+    right = sum(1 for got, want in pairs
+                if got.get("highest") == want["highest"] and got.get("lowest") == want["lowest"])
+    return len(pairs), right
+
+
 def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *, run_id: str,
                  params=None, backend=None, round_limit: int = 15, no_deal_payoff: str = "zero",
                  partner_overrides: dict | None = None, choices: dict | None = None, notice_rounds: int = 2,
@@ -400,6 +440,7 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
         if trace and trace.get("tactic"):
             k = f"{trace['stance']}/{trace['tactic']}"
             tactics[k] = tactics.get(k, 0) + 1
+    readings, readings_right = score_readings(getattr(agent, "readings", None), partner, ep.events)
     prefs = getattr(agent, "prefs", None)  # a partner in the agent's seat infers nothing
     order = prefs.order if prefs is not None else None
     record = {
@@ -411,7 +452,7 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
         "priority_match": None if order is None else tuple(order) == domain.order_of(pv),
         "fallbacks": a_client.stats.fallbacks + p_client.stats.fallbacks + sum(c.stats.fallbacks for c in role_clients),
         "reinferences": prefs.reinferences if prefs is not None else 0,
-        "tactics": tactics,
+        "tactics": tactics, "readings": [readings, readings_right],
     }
     if stats is not None:
         stats.add(a_client.stats).add(p_client.stats)
@@ -537,15 +578,17 @@ class AstraStudy:
             rows.append((agent, partner, m["agent_score_all"], m["partner_score_all"], m["joint_score_all"],
                          m["agent_score_agreed"], m["partner_score_agreed"], m["agreement_rate"],
                          m["walk_away_rate"], m["pareto_optimal_share"], m["pareto_distance_mean"],
-                         m["priority_match_rate"]))
+                         m["priority_match_rate"], m.get("reading_accuracy")))
         return Table("astra_table1", f"ASTRA Table 1 analogue: {config.domain}, pooled over setups "
                      f"{','.join(headline)}, {config.episodes} episodes each, alpha={config.alpha:g} "
                      f"beta={config.beta:g}, solver {config.solver}",
                      ("agent", "partner", "agent all", "partner all", "joint all", "agent agreed",
-                      "partner agreed", "agree rate", "walk-away", "pareto share", "pareto dist", "prio match"),
+                      "partner agreed", "agree rate", "walk-away", "pareto share", "pareto dist", "prio match",
+                      "readings right"),
                      rows,
                      note="scores: mean points (no deal scores 0); rates are fractions; setups marked "
-                          "(simcore) in the per-setup table are simcore's additions, not pooled here")
+                          "(simcore) in the per-setup table are simcore's additions, not pooled here; readings "
+                          "right: the agent's readings of the partner's words that match what the partner meant")
 
     @staticmethod
     def _table_setups(setups, domain) -> Table:
