@@ -79,6 +79,9 @@ class Role:
     #: the task id (:mod:`mockllm.tasks`) through which a backend plays the role's decisions
     #: (``--role ID=BACKEND``, :mod:`simcore.role_backends`); None: only the stand-in plays it
     task: str | None = None
+    #: the language task through which the run's own backend already plays the role (its decision
+    #: *is* that model call: ``--backend openai-compat-v1`` puts it on the model, no ``--role``); None: none
+    backend_task: str | None = None
 
     @family.validator
     def _check_family(self, _attr, value):
@@ -162,6 +165,9 @@ def describe_roles(system: str | None = None) -> str:
         lines.append(f"  stand-in: {r.stand_in}")
         if r.task:
             lines.append(f"  played by a model: --role {r.id}=model (task {r.task}; the stand-in is the fallback)")
+        if r.backend_task:
+            lines.append(f"  played by the run's backend: its decision is the {r.backend_task} model call (a real "
+                         f"--backend plays it; the mock's answer is the stand-in)")
         for e in r.parameters:
             lines.append(f"    {e.parameter} = {e.value!r}")
             lines.append(f"        from: {e.source}")

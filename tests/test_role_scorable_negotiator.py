@@ -147,3 +147,11 @@ def test_the_report_and_show_display_the_models_proposals(capsys, tmp_path):
     assert simcore(capsys, "report", str(out))[0] == 0
     page = next(out.glob("*.html")).read_text(encoding="utf-8")
     assert "TASK: scorable.negotiator" in page and "the stand-in would have proposed" in page
+
+
+def test_simcore_roles_says_which_roles_the_runs_backend_already_plays(capsys):
+    for system, role, task in (("scorable", "scorable.llm_pe", "scorable-estimate"),
+                               ("mind", "mind.reader", "travel.read-v1")):
+        code, out, _ = simcore(capsys, "roles", system)
+        block = out[out.index(role + "  ["):]
+        assert code == 0 and f"played by the run's backend: its decision is the {task} model call" in block

@@ -566,7 +566,7 @@ def _roles():
             ("acc1", READER_FITS["acc1"], "fitted to Table 3's Acc(+-1) 67.7%"),
             ("pearson", READER_FITS["pearson"], "fitted to Table 3's r 0.69"),
             ("mae", READER_FITS["MAE"], "fitted to Table 3's MAE 1.27"))),
-        default="acc2")
+        default="acc2", backend_task="travel.read-v1")
     return (base, judge, reader)
 
 

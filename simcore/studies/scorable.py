@@ -453,7 +453,7 @@ def _roles():
                                             ("light", 0.15, 0.05, "half the default noise"),
                                             ("default", 0.3, 0.15, "the default choice"),
                                             ("heavy", 0.5, 0.3, "about twice the default noise"))),
-        default="default")
+        default="default", backend_task="scorable-estimate")
     return (negotiator, llm_pe)
 
 
