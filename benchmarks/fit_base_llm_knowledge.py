@@ -76,9 +76,9 @@ def measure(game, settings, trials: int, seed: int):
 def logs_settings(**kw):
     from simcore.protocols.scorable import AMEND_FROM_LOGS, ASPIRATION_FROM_LOGS, FINAL_FROM_LOGS, Settings
 
+    kw.setdefault("final_aspiration", FINAL_FROM_LOGS)
     return Settings(aspiration_start=ASPIRATION_FROM_LOGS[0], aspiration_end=ASPIRATION_FROM_LOGS[1],
-                    final_aspiration=FINAL_FROM_LOGS, amend_max_issues=AMEND_FROM_LOGS, echo_words=True,
-                    acceptance_rule="threshold", **kw)
+                    amend_max_issues=AMEND_FROM_LOGS, echo_words=True, acceptance_rule="threshold", **kw)
 
 
 def main() -> None:
@@ -115,8 +115,7 @@ def fit_seed_row(trials: int, seed: int) -> None:
     print("k      threshold  final  FAR    PAR    LAR    loss     others-accept  pass")
     best = None
     for k, thr, fin in itertools.product(ROW_GRID_K, ROW_GRID_THRESHOLD, ROW_GRID_FINAL):
-        settings = logs_settings(implicit_knowledge=k, assumed_threshold=thr)
-        settings = type(settings)(**{**__import__("attrs").asdict(settings), "final_aspiration": fin})
+        settings = logs_settings(implicit_knowledge=k, assumed_threshold=thr, final_aspiration=fin)
         acc, pas, row = measure(game, settings, trials, seed)
         loss = sum((a - b) ** 2 for a, b in zip(row, SEED_ROW))
         print(f"{k:<6} {thr:<10} {fin:<6} {row[0]:<6.3f} {row[1]:<6.3f} {row[2]:<6.3f} {loss:<8.5f} {acc:<14.3f} "

@@ -17,6 +17,15 @@ class _Server(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
+def send_body(handler, data: bytes, status: int = 200, content_type: str = "application/json") -> None:
+    """Answer ``handler``'s request with ``data`` (status, type and length headers)."""
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
 class LocalServer:
     """Serves ``handler`` on a free port of 127.0.0.1 in a daemon thread; ``url`` is the
     base URL a backend is given (``path`` appended)."""

@@ -10,6 +10,7 @@ from mockllm.backend import Message
 from mockllm.mock import MockBackend
 from simcore.registry import make, registered, resolve
 from simcore.testing import ConformanceError, check_backend, check_policy
+from localserver import send_body
 
 
 @pytest.mark.parametrize("policy_id", registered("policy"))
@@ -44,12 +45,7 @@ class _MockServer(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(str(exc).encode())
             return
-        payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": text}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
+        send_body(self, json.dumps({"choices": [{"message": {"role": "assistant", "content": text}}]}).encode())
 
     def log_message(self, *args):
         pass

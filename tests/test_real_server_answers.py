@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from http.server import BaseHTTPRequestHandler
 
-from localserver import LocalServer
+from localserver import LocalServer, send_body
 from mockllm import calllog
 from mockllm.cassette import RecordingBackend, ReplayBackend
 from mockllm.client import ModelClient
@@ -37,12 +37,7 @@ class Scripted:
             def do_POST(self):
                 fake.posts.append(json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0)))))
                 status, body = fake.script.pop(0) if len(fake.script) > 1 else fake.script[0]
-                data = json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_body(self, json.dumps(body).encode(), status)
 
             def log_message(self, *args):
                 pass

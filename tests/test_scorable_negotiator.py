@@ -88,8 +88,7 @@ def test_with_full_knowledge_every_method_negotiates_alike_and_the_final_aspirat
     final = [e for e in res.events if e.phase == "final"][0]
     assert final.hidden["aspiration"] == round(p1.threshold + 0.2 * (p1.best - p1.threshold), 3)
     plain = play_session(GAME, "base-llm", seq, settings=Settings(implicit_knowledge=0.0))
-    assert [e.to_dict() if hasattr(e, "to_dict") else e for e in plain.events] != \
-        [e.to_dict() if hasattr(e, "to_dict") else e for e in res.events]
+    assert [e.to_json() for e in plain.events] != [e.to_json() for e in res.events]
 
 
 def test_the_cli_refuses_a_knowledge_share_outside_0_1_in_one_line():

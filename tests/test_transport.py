@@ -16,7 +16,7 @@ from simcore.backends import build_backend
 from simcore.errors import InputError
 
 from test_http_backend import KEY_ENV, SECRET, Stub, backend, stub_factory  # noqa: F401
-from localserver import LocalServer
+from localserver import LocalServer, send_body
 from toy_study import WordTask
 
 
@@ -187,12 +187,7 @@ class MockServer:
                 answer = MockBackend().chat(msgs, temperature=body["temperature"], seed=body.get("seed"))
                 if bad_every and len(msgs) == 2 and body.get("seed", 0) % bad_every == 0:
                     answer = "I am not sure what you mean."
-                data = completion(answer)
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
+                send_body(self, completion(answer))
 
             def log_message(self, *args):
                 pass
@@ -331,12 +326,7 @@ class _Sse(Stub):
         events = [{"choices": [{"index": 0, "delta": {"role": "assistant"}}]}]
         events += [{"choices": [{"index": 0, "delta": {"content": p}}]} for p in pieces]
         body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + ("data: [DONE]\n\n" if done else "")
-        data = body.encode()
-        h.send_response(200)
-        h.send_header("Content-Type", "text/event-stream")
-        h.send_header("Content-Length", str(len(data)))
-        h.end_headers()
-        h.wfile.write(data)
+        send_body(h, body.encode(), content_type="text/event-stream")
 
 
 def test_a_streamed_answer_is_assembled_from_its_events():

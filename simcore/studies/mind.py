@@ -262,7 +262,7 @@ class MindStudy:
             judge = _judge_role(config, backend)
             if judge is None:
                 record["judge"] = compare(ev_a, ev_b, coin, *keys, overall=config.judge_overall)
-            else:  # --role mind.judge=BACKEND: the answer settled by the same coin; the stand-in the fallback
+            else:  # --role mind.judge=BACKEND: the model names each winner; the stand-in (same coin) the fallback
                 from mockllm.roles_mind import judge_context, judge_verdict
 
                 context = judge_context(variant_events[a], variant_events[b], a, b)
