@@ -35,7 +35,10 @@ acceptance predicted   ``share``: j accepts the best               choice (``acc
                        ``assumed_share`` of all deals by its       ``assumed_share`` 0.5,
                        estimated table (ties included);            ``assumed_threshold`` 50): thresholds
                        ``threshold``: estimated score >=           are private and not estimated (seed,
-                       ``assumed_threshold``                       Limitations)
+                       ``assumed_threshold``; ``learnt``: j        Limitations).  ``learnt``: the logs'
+                       accepts an estimated score at least that    answers -- every deal a party puts on
+                       of the least valued deal j has put on the   the table is one it accepts (684 of 685
+                       table (``share`` before j has proposed)     counters; benchmarks/base_llm_responses.py)
 deal chosen            key maximised in order: every veto holder   choice; the pass rule it aims at is
                        predicted to accept, number predicted to    the seed's sec. 2 "at least a minimum
                        accept, lowest percentile standing among    required number of parties, including
@@ -96,6 +99,13 @@ RULES = (
          "(and, with `echo_words`, of its words): j accepts the best `assumed_share` (0.5) of deals by it",
          'seed 4.1 Base-LLM "without explicit preference estimation"; 2 "infer others\' preferences from the '
          'history of d_t and u_t"', "assumed_share", keys=[("predict", "*")]),
+    Rule("scorable-negotiator", "4b", "the prediction of party j, learnt rule",
+         "j accepts a deal whose estimated score is at least that of the least valued deal j has itself put on "
+         "the table (its proposals; p1's opening, the game's initial deal, excluded); the share rule before j "
+         "has proposed",
+         "the benchmark's GPT-4 logs: 684 of 685 counters meet their proposer's threshold, 106 of 109 unchanged "
+         "re-proposals come from a party the table satisfied (benchmarks/base_llm_responses.py); the fallback is "
+         "a choice", "acceptance_rule", keys=[("predict", "*")]),
 )
 
 
@@ -161,14 +171,30 @@ def blend_with_truth(game: Game, party: int, est: Sequence[np.ndarray], known: f
                  for t, e in zip(game.parties[party].scores, est))
 
 
+def learnt_bound(est_scores: np.ndarray, shown: Sequence[int]) -> float | None:
+    """The ``learnt`` rule's acceptance line for a party: the lowest estimated score among the
+    deals that party has itself put on the table (``shown``: their indices in ``game.deals``),
+    or None before it has put any.  Every deal a party proposes is one it accepts (the
+    benchmark's GPT-4 logs: 684 of 685 counters meet their proposer's threshold, and 106 of the
+    109 unchanged re-proposals come from a party the table satisfied;
+    benchmarks/base_llm_responses.py), so the least valued of them, by the listener's estimate,
+    is a level the party has shown it accepts."""
+    if len(shown) == 0:
+        return None
+    return float(est_scores[np.asarray(shown, dtype=np.intp)].min())
+
+
 def _accept_from_sorted(est_scores: np.ndarray, ranked: np.ndarray, rule: str, assumed_share: float,
-                        assumed_threshold: float) -> np.ndarray:
+                        assumed_threshold: float, bound: float | None = None) -> np.ndarray:
     """(n_deals,) bool: deals another party is predicted to accept, from its estimated
     scores (``ranked``: the same, sorted).  ``share``: the best ``assumed_share`` of all
     deals by the estimate (ties included); ``threshold``: estimated score >=
-    ``assumed_threshold``."""
+    ``assumed_threshold``; ``learnt``: estimated score >= ``bound`` (:func:`learnt_bound`),
+    the ``share`` rule while the party has put no deal on the table (``bound`` None)."""
     if rule == "threshold":
         return est_scores >= assumed_threshold - 1e-9
+    if rule == "learnt" and bound is not None:
+        return est_scores >= bound - 1e-9
     k = max(1, int(math.ceil(assumed_share * est_scores.size)))
     return est_scores >= ranked[est_scores.size - k] - 1e-9
 
@@ -187,12 +213,20 @@ class DealView:
 
 
 def deal_view(game: Game, est: Sequence[np.ndarray], rule: str = "share", assumed_share: float = 0.5,
-              assumed_threshold: float = 50.0) -> DealView:
+              assumed_threshold: float = 50.0, shown: Sequence[int] = ()) -> DealView:
+    """``shown``: indices (in ``game.deals``) of the deals the estimated party has put on
+    the table, read by the ``learnt`` rule only."""
     full = estimated_deal_scores(game, est)
     ranked = np.sort(full)
     standing = np.searchsorted(ranked, full + 1e-9, side="right") / full.size
-    return DealView(full, ranked, _accept_from_sorted(full, ranked, rule, assumed_share, assumed_threshold),
+    bound = learnt_bound(full, shown) if rule == "learnt" else None
+    return DealView(full, ranked, _accept_from_sorted(full, ranked, rule, assumed_share, assumed_threshold, bound),
                     standing)
+
+
+def deal_index(game: Game, deal: Sequence[int]) -> int:
+    """The row of ``deal`` in ``game.deals`` (lexicographic order)."""
+    return int(np.ravel_multi_index(tuple(int(x) for x in deal), game.option_counts))
 
 
 def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Sequence[np.ndarray] | DealView],

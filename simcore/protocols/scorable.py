@@ -32,8 +32,8 @@ from mockllm.mock import MockBackend
 from mockllm.scorable import EXTRACT, SPEAK
 from policies import bayes
 from policies.llm_pe import issues_context, pe_estimate, prior_mean_table
-from policies.scorable import (aspiration, blend_with_truth, choose_cues, choose_deal, deal_view, echo_estimate,
-                               echo_with_words)
+from policies.scorable import (aspiration, blend_with_truth, choose_cues, choose_deal, deal_index, deal_view,
+                               echo_estimate, echo_with_words)
 from scenarios.scorable import Game, load_game
 from simcore.errors import IllegalMove
 from simcore.seeding import child, derive
@@ -56,6 +56,7 @@ def _note(source: str) -> dict:
 
 
 ECHO_HISTORY = ("all", "last")
+ACCEPTANCE_RULES = ("share", "threshold", "learnt")
 THRESHOLD_TESTS = ("at-least", "above")
 
 
@@ -91,9 +92,12 @@ class Settings:
             "choice (threshold rule): estimated score at which a party is predicted to accept; thresholds are "
             "private and not estimated (seed, Limitations)"))
     acceptance_rule: str = attrs.field(
-        default="share", validator=attrs.validators.in_(("share", "threshold")), metadata=_note(
+        default="share", validator=attrs.validators.in_(ACCEPTANCE_RULES), metadata=_note(
             "choice: how a party predicts another's acceptance from its estimated table (the seed's parties are "
-            "GPT-4.1 agents, sec. 4.1); share is scale-free"))
+            "GPT-4.1 agents, sec. 4.1); share is scale-free.  learnt: j accepts what its estimate values at least as "
+            "much as the least valued deal j has itself put on the table (the benchmark's GPT-4 logs: every deal a "
+            "party proposes is one it accepts, 684 of 685 counters; benchmarks/base_llm_responses.py), the share rule "
+            "before j has proposed"))
     assumed_share: float = attrs.field(
         default=0.5, validator=[attrs.validators.gt(0), attrs.validators.le(1)], metadata=_note(
             "choice (share rule): a party is predicted to accept this best share of all deals by its estimate "
@@ -289,6 +293,8 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
     heard: dict[int, list[dict]] = {j: [] for j in range(N)}
     said: dict[int, list] = {j: [] for j in range(N)}  # the signals read from j's words, as Signal objects
     proposed: dict[int, list[tuple[int, ...]]] = {j: [] for j in range(N)}
+    shown: dict[int, list[int]] = {j: [] for j in range(N)}  # indices of the deals j chose to put on the table
+    learnt = settings.acceptance_rule == "learnt"
     mse_trace: list[float | None] = []
     mse_cur = {j: round(bayes.table_mse(prior, truth[j]), 2) for j in observed}
     events: list[Event] = []
@@ -302,16 +308,18 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
         rebuilt only when it has changed since the last turn."""
         source = shared[j] if use_shared else (len(proposed[j]), len(said[j])) if settings.echo_history == "all" else (
             proposed[j][-1] if proposed[j] else None, len(said[j]))
+        n_shown = len(shown[j]) if learnt else 0
         hit = views.get((use_shared, j))
-        if hit is not None and (hit[0] is source if use_shared else hit[0] == source):
+        if hit is not None and hit[2] == n_shown and (hit[0] is source if use_shared else hit[0] == source):
             return hit[1]
         deals = proposed[j] if settings.echo_history == "all" else proposed[j][-1:]
         est = shared[j] if use_shared else (echo_with_words(game, deals, said[j]) if settings.echo_words
                                             else echo_estimate(game, deals))
         if settings.implicit_knowledge > 0:
             est = blend_with_truth(game, j, est, settings.implicit_knowledge)
-        view = deal_view(game, est, settings.acceptance_rule, settings.assumed_share, settings.assumed_threshold)
-        views[(use_shared, j)] = (source, view)
+        view = deal_view(game, est, settings.acceptance_rule, settings.assumed_share, settings.assumed_threshold,
+                         shown[j])
+        views[(use_shared, j)] = (source, view, n_shown)
         return view
 
     for t, n in enumerate(order):
@@ -351,6 +359,8 @@ def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settin
         reading[2] += len(cues)
         history.append(deal)
         proposed[n].append(deal)
+        if learnt and t > 0:  # p1's opening is the game's initial deal, not a deal p1 chose
+            shown[n].append(deal_index(game, deal))
         heard[n] += [dict(r, turn=t) for r in raw]
         said[n] += signals
         est_note: dict[str, Any] = {}

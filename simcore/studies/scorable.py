@@ -59,7 +59,8 @@ class ScorableConfig:
     floor: float = attrs.field(default=0.05, validator=[attrs.validators.ge(0), attrs.validators.lt(1)])
     assumed_reservation: float = attrs.field(default=0.5, validator=_unit)
     assumed_threshold: float = attrs.field(default=50.0, validator=[attrs.validators.ge(0), attrs.validators.le(100)])
-    acceptance_rule: str = attrs.field(default="share", validator=attrs.validators.in_(("share", "threshold")))
+    acceptance_rule: str = attrs.field(default="share", validator=attrs.validators.in_(("share", "threshold",
+                                                                                      "learnt")))
     assumed_share: float = attrs.field(default=0.5, validator=[attrs.validators.gt(0), attrs.validators.le(1)])
     concession_exponent: float = attrs.field(default=1.0, validator=attrs.validators.gt(0))
     aspiration_start: float = attrs.field(default=1.0, validator=_unit)
@@ -229,8 +230,10 @@ def _negotiator_role(config: ScorableConfig, game, method: str, seq, trial: int,
               help="Uniform floor mixed into every linguistic likelihood.")
 @click.option("--assumed-reservation", type=FloatRange(0, 1), default=0.5, show_default=True,
               help="r in the assumed opponent target u'(t) = 1 - (1-r) t/T.")
-@click.option("--acceptance-rule", type=click.Choice(("share", "threshold")), default="share", show_default=True,
-              help="How a party predicts another's acceptance from its estimate.")
+@click.option("--acceptance-rule", type=click.Choice(("share", "threshold", "learnt")), default="share",
+              show_default=True,
+              help="How a party predicts another's acceptance from its estimate (learnt: at least the estimated "
+                   "score of the least valued deal that party has itself proposed).")
 @click.option("--assumed-share", type=FloatRange(0, 1, min_open=True), default=0.5, show_default=True,
               help="share rule: a party is predicted to accept this best share of deals by its estimate.")
 @click.option("--assumed-threshold", type=FloatRange(0, 100), default=50.0, show_default=True,
