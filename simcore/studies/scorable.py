@@ -410,6 +410,9 @@ def _roles():
                      f"rule at {FIT_THRESHOLD})"),
             Evidence("final_aspiration", "the schedule's end",
                      f"choice; the logs' final proposals keep a median {FINAL_FROM_LOGS} of the range"),
+            Evidence("acceptance_rule", "share (the best half of deals by the estimate)",
+                     "choice; 'learnt' (the responsive member): the least valued deal a party has put on the table, "
+                     "since in the logs 684 of 685 counters meet their proposer's threshold"),
         ),
         built_from="sec. 2 and 4.1, and (the 'logs' members) the Base-LLM role's own proposals in the public "
                    "benchmark's GPT-4 logs of this game (benchmarks/base_llm_logs.py)",
@@ -435,6 +438,15 @@ def _roles():
                     "the logs as for 'logs', their final proposals' median share, and the two unobserved numbers "
                     "fitted to the logs' per-proposal acceptance (0.734 of the others) and pass share (0.349) on "
                     "the logs' own game (benchmarks/fit_base_llm_knowledge.py)"),
+            StandIn("responsive", {"aspiration_start": start, "aspiration_end": end,
+                                   "amend_max_issues": AMEND_FROM_LOGS, "echo_words": True,
+                                   "final_aspiration": FINAL_FROM_LOGS, "acceptance_rule": "learnt"},
+                    f"logs, final proposal at {FINAL_FROM_LOGS}, predicting that each party accepts what it values "
+                    "at least as much as the least valued deal it has itself put on the table",
+                    "the logs as for 'logs' and their final proposals' median; the learnt acceptance line from how "
+                    "the logs' parties answer the deal on the table: 684 of 685 counters and 106 of 109 unchanged "
+                    "re-proposals are deals their proposer accepts (benchmarks/base_llm_responses.py); the share "
+                    "rule before a party has proposed is a choice"),
             StandIn("threshold-floor", {"aspiration_start": 0.0, "aspiration_end": 0.0,
                                         "amend_max_issues": AMEND_FROM_LOGS, "echo_words": True},
                     "any deal at or above the threshold, within 2 changes, using words",
