@@ -153,6 +153,7 @@ def main() -> None:
                     final_has[f"{key} n"] += 1
                     final_has[f"{key} in final"] += final[m] == b
     n = c["answers"]
+    pred = _predictions(folder, tables, tau, sizes, score)
     print(f"{folder}: {len(sessions)} sessions, {n} answers with a parsed deal and a parsed deal on the table")
     print("rules: keyword and structure rules (see the docstring), not a classifier")
     print("answers by issues changed in the deal on the table:",
@@ -185,6 +186,55 @@ def main() -> None:
     for key in ("changed-to", "unchanged"):
         print(f"the answer's {key} options in the session's final deal: {final_has[f'{key} in final']} of "
               f"{final_has[f'{key} n']} ({final_has[f'{key} in final'] / final_has[f'{key} n']:.3f})")
+    print("predicting whether party j accepts each later deal (j has proposed before; truth: its score >= its "
+          "threshold), over", pred.pop("pairs"), "(deal, party) pairs:")
+    for name, v in pred.items():
+        tp, fp, fn, tn = v["tp"], v["fp"], v["fn"], v["tn"]
+        print(f"  {name}: accuracy {(tp + tn) / (tp + fp + fn + tn):.3f}, predicted accept {(tp + fp)} "
+              f"(right {tp / max(tp + fp, 1):.3f}), of the accepted ones found {tp / max(tp + fn, 1):.3f}")
+
+
+def _predictions(folder, tables, tau, sizes, score):
+    """The learnt acceptance line (simcore's ``acceptance_rule`` learnt) as a predictor in the logs,
+    against the share rule at 0.5: j's acceptance of each deal put on the table after j's first
+    proposal, predicted from j's deals so far -- on the echo of j's deals (100/M per issue times
+    the share of j's deals holding the option, as simcore's Base-LLM stand-in reads them) and on
+    j's true table (a reader that knows the table but not the threshold)."""
+    import itertools
+
+    import numpy as np
+
+    every = np.array(list(itertools.product(*map(range, sizes))))
+    M = len(sizes)
+    out = {k: collections.Counter() for k in ("echo, learnt line", "echo, share 0.5", "true table, learnt line")}
+    pairs = 0
+    for path in sorted(glob.glob(os.path.join(folder, "history*.json"))):
+        with open(path, encoding="utf-8") as fh:
+            rounds = json.load(fh)["rounds"]
+        seen = collections.defaultdict(list)
+        for t, r in enumerate(rounds):
+            deal = parse_deal(r.get("public_answer") or r.get("full_answer"), sizes)
+            if deal is None:
+                continue
+            for j, mine in seen.items():
+                if j == r["agent"] or not mine:
+                    continue
+                arr = np.asarray(mine)
+                rows = [np.bincount(arr[:, m], minlength=k) * (100.0 / (M * len(arr))) for m, k in enumerate(sizes)]
+                def est(d, rows=rows):
+                    return sum(rows[m][o] for m, o in enumerate(d))
+                all_est = sum(rows[m][every[:, m]] for m in range(M))
+                truth = score(j, deal) >= tau[j]
+                guesses = {"echo, learnt line": est(deal) >= min(est(p) for p in mine) - 1e-9,
+                           "echo, share 0.5": est(deal) >= np.sort(all_est)[len(all_est) - len(all_est) // 2] - 1e-9,
+                           "true table, learnt line": score(j, deal) >= min(score(j, p) for p in mine)}
+                pairs += 1
+                for k, g in guesses.items():
+                    out[k]["tp" if g and truth else "fp" if g else "fn" if truth else "tn"] += 1
+            if t > 0:  # the opening is the game's initial deal
+                seen[r["agent"]].append(deal)
+    out["pairs"] = pairs
+    return out
 
 
 if __name__ == "__main__":

@@ -1,0 +1,61 @@
+"""Why the `responsive` scorable negotiator reaches no deal: p1's final turn, inspected.
+
+    python benchmarks/responsive_final_turn.py [GAME] [--sessions 100]
+
+A diagnostic, not a fit (nothing here sets a parameter): the `responsive` member's sessions
+(the logs' aspiration 0.594 -> 0.374, amends within 2 issues, words, final aspiration 0.2, the
+learnt acceptance line) of the Base-LLM method, and at p1's final proposal: is a passing deal
+among p1's candidates (at its final aspiration, within two changes of the table; or anywhere at
+that aspiration), does p1 predict the veto holders / every party accepting the deal it picks,
+and does that deal pass.  Recorded in benchmarks/results-base-llm-logs.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from scenarios.scorable import load_game
+from simcore.protocols.scorable import Settings, play_session
+from simcore.seeding import derive
+
+RESPONSIVE = Settings(aspiration_start=0.594, aspiration_end=0.374, amend_max_issues=2, echo_words=True,
+                      final_aspiration=0.2, acceptance_rule="learnt")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("game", nargs="?", default="harbour-sport-park")
+    ap.add_argument("--sessions", type=int, default=100)
+    args = ap.parse_args()
+    g = load_game(args.game)
+    S = g.deal_scores
+    tau = np.array([p.threshold for p in g.parties])
+    acc = S >= tau[:, None] - 1e-9
+    veto = [i for i, p in enumerate(g.parties) if p.veto]
+    passing = (acc.sum(0) >= g.n_parties - 1) & acc[veto].all(0)
+    last = g.turns + 1
+    c = dict(sessions=0, passing_near=0, passing_at_level=0, veto_predicted=0, all_predicted=0, passes=0)
+
+    def chooser(turn, level, builtin, history):
+        deal, info = builtin()
+        if turn == last:
+            ok = S[g.p1] >= level - 1e-9
+            near = ok & ((g.deals != np.asarray(history[-1])).sum(1) <= 2)
+            c["sessions"] += 1
+            c["passing_near"] += bool((near & passing).any())
+            c["passing_at_level"] += bool((ok & passing).any())
+            c["veto_predicted"] += bool(info["predicted_veto_ok"])
+            c["all_predicted"] += info["predicted_accept"] == g.n_parties
+            c["passes"] += g.passes(deal)
+        return deal, info
+
+    for t in range(args.sessions):
+        play_session(g, "base-llm", derive(0, "responsive-final-turn", t), settings=RESPONSIVE, detail=False,
+                     choose={g.p1: chooser})
+    print(args.game, c)
+
+
+if __name__ == "__main__":
+    main()
