@@ -1,7 +1,7 @@
 """The travel tasks' caches (issue 21) give what the uncached code gives: the read mock's
 answer by (message, item), the read parser's utterance by text, the speak task's accepted
 answer by (text, value, item, willingness); a refused answer is refused again, with the
-same problem; each cache is bounded; MIND's event log makes the events Event itself makes."""
+same problem; each cache is bounded (two generations, tested small); MIND's event log makes the events Event itself makes."""
 
 from __future__ import annotations
 
@@ -107,7 +107,36 @@ def test_caches_are_bounded(monkeypatch):
             SPEAK.interpret(message, {"item": "dining atmosphere", "value": "3.5+", "willingness": None})
         except ParseError:
             pass
-    assert all(len(c) <= 5 for c in (travel._ANSWERS, travel._PARSED, travel._ACCEPTED))
+    assert all(len(c) <= 5 and len(c.old) <= 5 for c in (travel._ANSWERS, travel._PARSED, travel._ACCEPTED))
+
+
+def test_small_two_generation_caches_give_the_uncached_results(monkeypatch):
+    """With room for 3 keys per generation every key moves between the generations, is
+    dropped and comes back: every answer is still the uncached one, twice over."""
+    monkeypatch.setattr(travel, "_CACHE_SIZE", 3)
+    test_read_mock_and_parser_caches_give_the_uncached_results()
+    test_speak_interpret_cache_gives_task_interpret()
+    assert all(len(c) <= 3 and len(c.old) <= 3 for c in (travel._ANSWERS, travel._PARSED, travel._ACCEPTED))
+
+
+def test_a_key_of_the_old_generation_is_found_and_moved_back(monkeypatch):
+    monkeypatch.setattr(travel, "_CACHE_SIZE", 2)
+    cache, computed = travel._Cache(), []
+
+    def compute(k):
+        computed.append(k)
+        return f"v{k}"
+
+    for k in (1, 2, 3):  # 3 fills the cache: {1, 2} become the old generation
+        assert travel._memo(cache, k, compute, k) == f"v{k}"
+    assert dict(cache) == {3: "v3"} and cache.old == {1: "v1", 2: "v2"}
+    assert travel._memo(cache, 1, compute, 1) == "v1" and computed == [1, 2, 3]  # from the old one
+    assert dict(cache) == {3: "v3", 1: "v1"}
+    assert travel._memo(cache, 4, compute, 4) == "v4"  # full again: {3, 1} old, 2 dropped
+    assert cache.old == {3: "v3", 1: "v1"} and dict(cache) == {4: "v4"}
+    assert travel._memo(cache, 2, compute, 2) == "v2" and computed == [1, 2, 3, 4, 2]
+    cache.clear()
+    assert not cache and not cache.old
 
 
 def test_the_event_log_makes_the_events_event_makes():
