@@ -150,8 +150,18 @@ class SpeakTask(Task):
     def render(self, ctx: Mapping[str, Any], offer) -> str:
         return _say(ctx["mode"], ctx.get("tactic"), ctx.get("mention"), ctx.get("warning"), offer)
 
+    knows_answers = True
+
     def mock_answer(self, context, rng, options) -> str:
-        offer = context.get("offer")
+        return self.mock_answer_known(context, rng, options)[0]
+
+    def mock_answer_known(self, context, rng, options) -> tuple[str, Any]:
+        """The answer, and its known key: the JSON texts of the move (mode, tactic, mention,
+        warning) and of the offer stated -- which make the answer's text (:func:`_said`) --
+        and, when the over-specification noise changed the offer, of the offer in the
+        context.  :meth:`check` reads nothing else of the context (the offer, the mode, the
+        tactic), so equal keys mean equal verdicts."""
+        meant = offer = context.get("offer")
         if offer is not None:
             p = float(options.get("astra_overspecify", 0.0))
             names = [n for n in offer.get("other", {})]
@@ -162,10 +172,21 @@ class SpeakTask(Task):
         try:
             offer_json, move_json = dumps_compact(offer), dumps_compact(move)
         except (TypeError, ValueError, RecursionError):  # not JSON data (only outside the backend)
-            return dumps_compact({"utterance": _say(*move, offer), "offer": offer})
+            return dumps_compact({"utterance": _say(*move, offer), "offer": offer}), None
         utterance = _said(move_json, offer_json, move, offer)
         # = dumps_compact({"utterance": utterance, "offer": offer}), the offer's text reused
-        return '{"utterance":' + dumps_compact(utterance) + ',"offer":' + offer_json + "}"
+        text = '{"utterance":' + dumps_compact(utterance) + ',"offer":' + offer_json + "}"
+        if offer is meant:
+            return text, (move_json, offer_json)
+        return text, (move_json, offer_json, dumps_compact(meant))
+
+    def known_copy(self, value):
+        """``(utterance, offer)``: an accepted offer is None or holds only None and flat
+        maps of numbers, names and yes/no (:meth:`check`), so copying those maps copies it."""
+        utt, offer = value
+        if offer is None:
+            return value
+        return utt, {k: (dict(v) if type(v) is dict else v) for k, v in offer.items()}
 
     def answer_schema(self, context) -> dict:
         """The utterance, and the offer: null for a move that is none; else the move's own

@@ -38,7 +38,7 @@ import numpy as np
 from mockllm import calllog
 from mockllm.backend import ChatBackend, Message, takes_schema
 from mockllm.mock import in_process
-from mockllm.tasks import Task, prompt_context
+from mockllm.tasks import Task, plain_fields, prompt_context
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
 
@@ -57,6 +57,10 @@ DEFAULT_TRIES = 2
 
 #: a choice: more tries than this multiplies a slow local model's run time for little gain
 MAX_TRIES = 10
+
+#: a choice: the in-process answers a client remembers as checked (a negotiation says a few
+#: hundred different things); when full, it starts again
+MAX_KNOWN = 4096
 
 #: The per-task counters, in report order.  ``asks``: answers the agents needed (one
 #: ``ask``); ``calls``: requests sent to the backend; ``retries``: requests after the
@@ -150,6 +154,9 @@ class ModelClient:
     #: None} or {"error": backend error}, ...], "value": the value taken or None,
     #: "fallback": whether the caller's fallback answered}`` (the caller drains it)
     exchanges: list | None = None
+    #: ``{(id(task), known key): (task, accepted value)}``: the in-process mock's answers
+    #: already parsed and checked (:meth:`~mockllm.tasks.Task.mock_answer_known`)
+    _known: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
     def _open(self, task: Task, prompt: Sequence[Message] | None, context: Mapping[str, Any]) -> dict | None:
         """The record of one ask, appended to :attr:`exchanges` (None when not kept)."""
@@ -174,11 +181,18 @@ class ModelClient:
         its parser cannot read, or one naming what the scenario in the prompt lacks.
 
         The template mock's first try may skip the prompt text (:func:`mockllm.mock.in_process`):
-        the same answer from the context it would have read back; a retry renders the prompt."""
+        the same answer from the context it would have read back; a retry renders the prompt.
+        For a task that ``knows_answers``, the mock also names what it wrote (a known key,
+        :meth:`~mockllm.tasks.Task.mock_answer_known`): an answer of a key this client has
+        already accepted is not parsed and checked again -- the verdict is the same -- and
+        the caller gets a copy of the value taken then (the counts, records and values are
+        those of the full path; refused answers are never remembered)."""
         backend = self.backend
         if in_process(backend, task):
             # the in-process first try: what the mock would read back (raises what rendering raises)
-            direct = prompt_context(task.context_fields(context))
+            fields = task.context_fields(context)
+            known = task.knows_answers and plain_fields(fields)
+            direct = fields if known else prompt_context(fields)
             temperature = self.temperature
             if temperature is None:
                 temperature = float(backend.temperature or 0.0)
@@ -193,8 +207,12 @@ class ModelClient:
             stats.calls += 1
             row["calls"] += 1
             rec = self._open(task, None, context)
+            key = None
             try:
-                text = backend.answer_context(task, direct, call_seed(rng))
+                if known:  # the caller's own fields (equal, type for type, to what the mock reads back)
+                    text, key = backend.answer_known(task, direct, call_seed(rng))
+                else:
+                    text = backend.answer_context(task, direct, call_seed(rng))
             except BackendError as exc:
                 if fallback is None:
                     raise
@@ -206,14 +224,26 @@ class ModelClient:
                     rec["answers"].append({"error": str(exc)[:300]})
                     rec["fallback"] = True
                 return fallback()
-            try:
-                value = _interpret(task, text, context, backend)
-            except ParseError as exc:
-                if rec is not None:
-                    rec["answers"].append({"text": text, "refused": exc.problem})
-                # the retries are repair conversations through the backend's chat
-                return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
-                                 temperature, rec=rec)
+            seen = None
+            if key is not None:
+                seen = self._known.get((id(task), key))
+                if seen is not None and seen[0] is not task:
+                    seen = None
+            if seen is not None:  # an answer of this key was accepted before: the same verdict
+                value = task.known_copy(seen[1])
+            else:
+                try:
+                    value = _interpret(task, text, context, backend)
+                except ParseError as exc:
+                    if rec is not None:
+                        rec["answers"].append({"text": text, "refused": exc.problem})
+                    # the retries are repair conversations through the backend's chat
+                    return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
+                                     temperature, rec=rec)
+                if key is not None:
+                    if len(self._known) >= MAX_KNOWN:
+                        self._known.clear()
+                    self._known[(id(task), key)] = (task, task.known_copy(value))
             stats.first_try += 1
             row["first_try"] += 1
             if rec is not None:

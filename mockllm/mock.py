@@ -19,7 +19,10 @@ task :func:`~mockllm.tasks.read_prompt` reads back as itself.  It then calls
 :meth:`MockBackend.answer_context` with the context the mock would have read back
 (:func:`~mockllm.tasks.prompt_context`): the same answer, byte for byte, without
 rendering the prompt and parsing it again (tested on every system's study).  A retry
-(a repair conversation) always goes through :meth:`MockBackend.chat`.
+(a repair conversation) always goes through :meth:`MockBackend.chat`.  A task that
+``knows_answers`` is answered by :meth:`MockBackend.answer_known`, which also names
+what the mock wrote, so that the client checks each such answer once
+(:meth:`~mockllm.tasks.Task.mock_answer_known`).
 ``SIMCORE_MOCK_FASTPATH=0`` in the environment (or :data:`FASTPATH` set to False)
 turns the shortcut off.
 """
@@ -75,6 +78,13 @@ class MockBackend:
         in-process shortcut, for :func:`in_process` callers only."""
         self.calls += 1
         return task.mock_answer(context, CallRng(seed), self.options)
+
+    def answer_known(self, task: Task, context: Mapping[str, Any], seed: int) -> tuple[str, Any]:
+        """:meth:`answer_context` and the answer's known key (:meth:`Task.mock_answer_known`),
+        for a task that ``knows_answers``, with the caller's own fields as ``context``
+        when :func:`~mockllm.tasks.plain_fields` accepts them: for :func:`in_process` callers only."""
+        self.calls += 1
+        return task.mock_answer_known(context, CallRng(seed), self.options)
 
     def __repr__(self) -> str:
         return f"MockBackend({', '.join(f'{k}={v!r}' for k, v in sorted(self.options.items()))})"

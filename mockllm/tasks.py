@@ -28,6 +28,7 @@ JSON keys, the example answer) or states one of the context's private fields
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.util
 import json
@@ -201,6 +202,28 @@ class Task:
                     options: Mapping[str, Any]) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    #: whether :meth:`mock_answer_known` names what the mock wrote (a subclass that says so
+    #: overrides it); the client then checks each such answer once per client (issue 21)
+    knows_answers: bool = False
+
+    def mock_answer_known(self, context: Mapping[str, Any], rng: np.random.Generator,
+                          options: Mapping[str, Any]) -> tuple[str, Any]:
+        """:meth:`mock_answer` and a *known key*: None, or a hashable value such that, for
+        this task, equal keys mean equal answer texts and equal verdicts of
+        :meth:`interpret` on them for every caller context whose fields (type for type)
+        are ``context`` -- what the mock composed its answer from, named exactly (e.g. the
+        JSON texts of the move and of the offer it stated, and of the offer it was given
+        when noise changed it).  :class:`~mockllm.client.ModelClient` then parses and checks
+        an answer of a key it has seen accepted no more (it copies the value it took,
+        :meth:`known_copy`).  Only for contexts :func:`plain_fields` accepts, passed as
+        the caller's own objects: it must not change them.  The base class names nothing."""
+        return self.mock_answer(context, rng, options), None
+
+    def known_copy(self, value: Any) -> Any:
+        """A copy of an accepted value that shares nothing mutable with it (for
+        :meth:`mock_answer_known`'s memo: each caller gets its own)."""
+        return copy.deepcopy(value)
+
     def examples(self, rng: np.random.Generator) -> list[dict]:
         """Context dicts that exercise the task (used by the conformance checks)."""
         return []
@@ -349,6 +372,42 @@ def prompt_context(fields: dict) -> dict:
         if type(value) not in _SCALARS:
             return loads(_dumps(fields))
     return fields
+
+
+#: a choice: JSON data nested deeper than this is not walked by :func:`plain_fields`
+_PLAIN_DEPTH = 16
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """Whether ``value`` (not a scalar) is a dict or list of plain JSON data (see :func:`plain_fields`)."""
+    if depth <= 0:
+        return False
+    kind = type(value)
+    if kind is dict:
+        for key in value:
+            if type(key) is not str:
+                return False
+        items = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return False
+    scalars = _SCALARS
+    for item in items:
+        if type(item) not in scalars and not _plain(item, depth - 1):
+            return False
+    return True
+
+
+def plain_fields(fields: dict) -> bool:
+    """Whether every value of ``fields`` is JSON data of exact types -- str, int, float,
+    bool, None, and dicts (str keys) and lists of them, at most :data:`_PLAIN_DEPTH` deep.
+    Then :func:`prompt_context` would give an equal dict of the same types, and the JSON
+    text of each value names it type for type (``1``, ``1.0`` and ``true`` differ)."""
+    for value in fields.values():
+        if type(value) not in _SCALARS and not _plain(value, _PLAIN_DEPTH):
+            return False
+    return True
 
 
 _READS_BACK: dict[int, tuple[Task, bool]] = {}  # id(task) -> (task, whether its prompts read back as it)
