@@ -96,6 +96,9 @@ def _say(mode, tactic, mention, warning, offer) -> str:
 
 
 _SAID: dict[tuple[str, str], str] = {}
+#: ``astra.speak``'s answer texts by the context's plain key (:func:`mockllm.tasks.plain_key`),
+#: for the contexts answered without noise: the text is a function of the context
+_TEXT_CACHE: dict[tuple, str] = {}
 _SAID_MAX = 20_000  # (an ASTRA study says about 300 different things)
 
 
@@ -153,21 +156,30 @@ class SpeakTask(Task):
     knows_answers = True
 
     def mock_answer(self, context, rng, options) -> str:
-        return self.mock_answer_known(context, rng, options)[0]
+        return self._answer(context, rng, options, None)[0]
 
-    def mock_answer_known(self, context, rng, options) -> tuple[str, Any]:
-        """The answer, and its known key: the JSON texts of the move (mode, tactic, mention,
-        warning) and of the offer stated -- which make the answer's text (:func:`_said`) --
-        and, when the over-specification noise changed the offer, of the offer in the
-        context.  :meth:`check` reads nothing else of the context (the offer, the mode, the
-        tactic), so equal keys mean equal verdicts."""
-        meant = offer = context.get("offer")
+    def mock_answer_known(self, context, rng, options, key) -> tuple[str, Any]:
+        """The answer, and as its known key the context's ``key`` when the answer is the
+        template's reading of the context (no over-specification drawn): the answer's text
+        and :meth:`check`'s verdict are functions of the context's fields (the offer, the
+        mode, the tactic, the mention, the warning).  A noisy answer is named by nothing."""
+        return self._answer(context, rng, options, key)
+
+    def _answer(self, context, rng, options, key) -> tuple[str, Any]:
+        """The answer to ``context`` and its known key (see :meth:`mock_answer_known`);
+        ``key``: the context's :func:`~mockllm.tasks.plain_key`, or None."""
+        offer = context.get("offer")
         if offer is not None:
             p = float(options.get("astra_overspecify", 0.0))
             names = [n for n in offer.get("other", {})]
             if p > 0 and names and rng.random() < p:
                 name = names[int(rng.integers(0, len(names)))]
                 offer = {**offer, "other": {**offer["other"], name: offer["other"][name] + 1}}
+                key = None
+        if key is not None:
+            text = _TEXT_CACHE.get(key)
+            if text is not None:
+                return text, key
         move = (context["mode"], context.get("tactic"), context.get("mention"), context.get("warning"))
         try:
             offer_json, move_json = dumps_compact(offer), dumps_compact(move)
@@ -176,9 +188,11 @@ class SpeakTask(Task):
         utterance = _said(move_json, offer_json, move, offer)
         # = dumps_compact({"utterance": utterance, "offer": offer}), the offer's text reused
         text = '{"utterance":' + dumps_compact(utterance) + ',"offer":' + offer_json + "}"
-        if offer is meant:
-            return text, (move_json, offer_json)
-        return text, (move_json, offer_json, dumps_compact(meant))
+        if key is not None:
+            if len(_TEXT_CACHE) >= _SAID_MAX:
+                _TEXT_CACHE.clear()
+            _TEXT_CACHE[key] = text
+        return text, key
 
     def known_copy(self, value):
         """``(utterance, offer)``: an accepted offer is None or holds only None and flat

@@ -38,7 +38,7 @@ import numpy as np
 from mockllm import calllog
 from mockllm.backend import ChatBackend, Message, takes_schema
 from mockllm.mock import in_process
-from mockllm.tasks import Task, plain_fields, prompt_context
+from mockllm.tasks import Task, plain_key, prompt_context
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
 
@@ -191,8 +191,8 @@ class ModelClient:
         if in_process(backend, task):
             # the in-process first try: what the mock would read back (raises what rendering raises)
             fields = task.context_fields(context)
-            known = task.knows_answers and plain_fields(fields)
-            direct = fields if known else prompt_context(fields)
+            plain = plain_key(fields) if task.knows_answers else None
+            direct = fields if plain is not None else prompt_context(fields)
             temperature = self.temperature
             if temperature is None:
                 temperature = float(backend.temperature or 0.0)
@@ -209,8 +209,8 @@ class ModelClient:
             rec = self._open(task, None, context)
             key = None
             try:
-                if known:  # the caller's own fields (equal, type for type, to what the mock reads back)
-                    text, key = backend.answer_known(task, direct, call_seed(rng))
+                if plain is not None:  # the caller's own fields (equal, type for type, to what the mock reads back)
+                    text, key = backend.answer_known(task, direct, call_seed(rng), plain)
                 else:
                     text = backend.answer_context(task, direct, call_seed(rng))
             except BackendError as exc:

@@ -79,12 +79,12 @@ class MockBackend:
         self.calls += 1
         return task.mock_answer(context, CallRng(seed), self.options)
 
-    def answer_known(self, task: Task, context: Mapping[str, Any], seed: int) -> tuple[str, Any]:
+    def answer_known(self, task: Task, context: Mapping[str, Any], seed: int, key: tuple) -> tuple[str, Any]:
         """:meth:`answer_context` and the answer's known key (:meth:`Task.mock_answer_known`),
-        for a task that ``knows_answers``, with the caller's own fields as ``context``
-        when :func:`~mockllm.tasks.plain_fields` accepts them: for :func:`in_process` callers only."""
+        for a task that ``knows_answers``, with the caller's own fields as ``context``, which
+        :func:`~mockllm.tasks.plain_key` names ``key``: for :func:`in_process` callers only."""
         self.calls += 1
-        return task.mock_answer_known(context, CallRng(seed), self.options)
+        return task.mock_answer_known(context, CallRng(seed), self.options, key)
 
     def __repr__(self) -> str:
         return f"MockBackend({', '.join(f'{k}={v!r}' for k, v in sorted(self.options.items()))})"
