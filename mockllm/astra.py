@@ -96,8 +96,8 @@ def _say(mode, tactic, mention, warning, offer) -> str:
 
 
 _SAID: dict[tuple[str, str], str] = {}
-#: ``astra.speak``'s answer texts by the context's plain key (:func:`mockllm.tasks.plain_key`),
-#: for the contexts answered without noise: the text is a function of the context
+#: ``astra.speak``'s answer texts by the context's key (:func:`mockllm.tasks.known_key`, plain
+#: fields), for the contexts answered without noise: the text is a function of the context
 _TEXT_CACHE: dict[tuple, str] = {}
 _SAID_MAX = 20_000  # (an ASTRA study says about 300 different things)
 
@@ -158,16 +158,15 @@ class SpeakTask(Task):
     def mock_answer(self, context, rng, options) -> str:
         return self._answer(context, rng, options, None)[0]
 
-    def mock_answer_known(self, context, rng, options, key) -> tuple[str, Any]:
-        """The answer, and as its known key the context's ``key`` when the answer is the
-        template's reading of the context (no over-specification drawn): the answer's text
-        and :meth:`check`'s verdict are functions of the context's fields (the offer, the
-        mode, the tactic, the mention, the warning).  A noisy answer is named by nothing."""
+    def mock_answer_known(self, context, rng, options, key) -> tuple[str, bool]:
+        """The answer, known unless the over-specification noise changed its offer: the
+        answer's text and :meth:`check`'s verdict are then functions of the context's fields
+        (the offer, the mode, the tactic, the mention, the warning)."""
         return self._answer(context, rng, options, key)
 
-    def _answer(self, context, rng, options, key) -> tuple[str, Any]:
-        """The answer to ``context`` and its known key (see :meth:`mock_answer_known`);
-        ``key``: the context's :func:`~mockllm.tasks.plain_key`, or None."""
+    def _answer(self, context, rng, options, key) -> tuple[str, bool]:
+        """The answer to ``context`` and whether it is known (see :meth:`mock_answer_known`);
+        ``key``: the context's :func:`~mockllm.tasks.known_key` (plain fields), or None."""
         offer = context.get("offer")
         if offer is not None:
             p = float(options.get("astra_overspecify", 0.0))
@@ -179,20 +178,21 @@ class SpeakTask(Task):
         if key is not None:
             text = _TEXT_CACHE.get(key)
             if text is not None:
-                return text, key
+                return text, True
         move = (context["mode"], context.get("tactic"), context.get("mention"), context.get("warning"))
         try:
             offer_json, move_json = dumps_compact(offer), dumps_compact(move)
         except (TypeError, ValueError, RecursionError):  # not JSON data (only outside the backend)
-            return dumps_compact({"utterance": _say(*move, offer), "offer": offer}), None
+            return dumps_compact({"utterance": _say(*move, offer), "offer": offer}), False
         utterance = _said(move_json, offer_json, move, offer)
         # = dumps_compact({"utterance": utterance, "offer": offer}), the offer's text reused
         text = '{"utterance":' + dumps_compact(utterance) + ',"offer":' + offer_json + "}"
-        if key is not None:
-            if len(_TEXT_CACHE) >= _SAID_MAX:
-                _TEXT_CACHE.clear()
-            _TEXT_CACHE[key] = text
-        return text, key
+        if key is None:
+            return text, False
+        if len(_TEXT_CACHE) >= _SAID_MAX:
+            _TEXT_CACHE.clear()
+        _TEXT_CACHE[key] = text
+        return text, True
 
     def known_copy(self, value):
         """``(utterance, offer)``: an accepted offer is None or holds only None and flat

@@ -15,6 +15,7 @@ import itertools
 import math
 import operator
 import re
+from collections import abc
 from typing import Any, Collection, Mapping
 
 from simcore.errors import ParseError
@@ -35,7 +36,7 @@ def one_of(task_id: str, what: str, value: Any, valid: Collection, text: str) ->
 def mapping(task_id: str, what: str, value: Any, text: str, *, optional: bool = False) -> Mapping:
     if value is None and optional:
         return {}
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, abc.Mapping):  # (a dict skips the ABC check)
         raise fail(task_id, f"{what} must be an object", text)
     return value
 

@@ -38,7 +38,7 @@ import numpy as np
 from mockllm import calllog
 from mockllm.backend import ChatBackend, Message, takes_schema
 from mockllm.mock import in_process
-from mockllm.tasks import Task, plain_key, prompt_context
+from mockllm.tasks import Task, known_key, plain_fields, prompt_context
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
 
@@ -154,8 +154,9 @@ class ModelClient:
     #: None} or {"error": backend error}, ...], "value": the value taken or None,
     #: "fallback": whether the caller's fallback answered}`` (the caller drains it)
     exchanges: list | None = None
-    #: ``{(id(task), known key): (task, accepted value)}``: the in-process mock's answers
-    #: already parsed and checked (:meth:`~mockllm.tasks.Task.mock_answer_known`)
+    #: ``{(id(task), known_key(fields)): [task, plain fields?, (accepted value,) or None]}``: the
+    #: contexts of tasks that ``knows_answers`` met in process, and the value taken from the
+    #: mock's known answer to them (:meth:`~mockllm.tasks.Task.mock_answer_known`)
     _known: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
     def _open(self, task: Task, prompt: Sequence[Message] | None, context: Mapping[str, Any]) -> dict | None:
@@ -182,17 +183,30 @@ class ModelClient:
 
         The template mock's first try may skip the prompt text (:func:`mockllm.mock.in_process`):
         the same answer from the context it would have read back; a retry renders the prompt.
-        For a task that ``knows_answers``, the mock also names what it wrote (a known key,
-        :meth:`~mockllm.tasks.Task.mock_answer_known`): an answer of a key this client has
-        already accepted is not parsed and checked again -- the verdict is the same -- and
-        the caller gets a copy of the value taken then (the counts, records and values are
-        those of the full path; refused answers are never remembered)."""
+        For a task that ``knows_answers``, plain fields (JSON data of exact types,
+        :func:`~mockllm.tasks.plain_fields`) go to the mock as they are, and the mock says
+        whether its answer is *known* -- the template's exact reading of the fields, no noise
+        drawn (:meth:`~mockllm.tasks.Task.mock_answer_known`): a known answer to fields
+        (named type for type by :func:`~mockllm.tasks.known_key`) this client has accepted
+        before is not parsed and checked again -- the text and the verdict are the same --
+        and the caller gets a copy of the value taken then.  The counts, records and values
+        are those of the full path; refused answers are never remembered."""
         backend = self.backend
         if in_process(backend, task):
             # the in-process first try: what the mock would read back (raises what rendering raises)
             fields = task.context_fields(context)
-            plain = plain_key(fields) if task.knows_answers else None
-            direct = fields if plain is not None else prompt_context(fields)
+            seen = key = None
+            if task.knows_answers:
+                key = known_key(fields)
+                if key is not None:
+                    seen = self._known.get((id(task), key))
+                    if seen is None or seen[0] is not task:  # first met: are the fields plain JSON data?
+                        if len(self._known) >= MAX_KNOWN:
+                            self._known.clear()
+                        seen = self._known[(id(task), key)] = [task, plain_fields(fields), None]
+                    if not seen[1]:
+                        key = None
+            direct = fields if key is not None else prompt_context(fields)
             temperature = self.temperature
             if temperature is None:
                 temperature = float(backend.temperature or 0.0)
@@ -207,10 +221,10 @@ class ModelClient:
             stats.calls += 1
             row["calls"] += 1
             rec = self._open(task, None, context)
-            key = None
+            known = False
             try:
-                if plain is not None:  # the caller's own fields (equal, type for type, to what the mock reads back)
-                    text, key = backend.answer_known(task, direct, call_seed(rng), plain)
+                if key is not None:  # the caller's own fields (equal, type for type, to what the mock reads back)
+                    text, known = backend.answer_known(task, direct, call_seed(rng), key)
                 else:
                     text = backend.answer_context(task, direct, call_seed(rng))
             except BackendError as exc:
@@ -224,13 +238,8 @@ class ModelClient:
                     rec["answers"].append({"error": str(exc)[:300]})
                     rec["fallback"] = True
                 return fallback()
-            seen = None
-            if key is not None:
-                seen = self._known.get((id(task), key))
-                if seen is not None and seen[0] is not task:
-                    seen = None
-            if seen is not None:  # an answer of this key was accepted before: the same verdict
-                value = task.known_copy(seen[1])
+            if known and seen[2] is not None:  # this known answer was accepted before: the same verdict
+                value = task.known_copy(seen[2][0])
             else:
                 try:
                     value = _interpret(task, text, context, backend)
@@ -240,10 +249,8 @@ class ModelClient:
                     # the retries are repair conversations through the backend's chat
                     return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
                                      temperature, rec=rec)
-                if key is not None:
-                    if len(self._known) >= MAX_KNOWN:
-                        self._known.clear()
-                    self._known[(id(task), key)] = (task, task.known_copy(value))
+                if known:
+                    seen[2] = (task.known_copy(value),)
             stats.first_try += 1
             row["first_try"] += 1
             if rec is not None:

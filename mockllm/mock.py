@@ -79,10 +79,10 @@ class MockBackend:
         self.calls += 1
         return task.mock_answer(context, CallRng(seed), self.options)
 
-    def answer_known(self, task: Task, context: Mapping[str, Any], seed: int, key: tuple) -> tuple[str, Any]:
-        """:meth:`answer_context` and the answer's known key (:meth:`Task.mock_answer_known`),
-        for a task that ``knows_answers``, with the caller's own fields as ``context``, which
-        :func:`~mockllm.tasks.plain_key` names ``key``: for :func:`in_process` callers only."""
+    def answer_known(self, task: Task, context: Mapping[str, Any], seed: int, key: bytes) -> tuple[str, bool]:
+        """:meth:`answer_context` and whether the answer is known (:meth:`Task.mock_answer_known`),
+        for a task that ``knows_answers``, with the caller's own plain fields as ``context``,
+        which :func:`~mockllm.tasks.known_key` names ``key``: for :func:`in_process` callers only."""
         self.calls += 1
         return task.mock_answer_known(context, CallRng(seed), self.options, key)
 

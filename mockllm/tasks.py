@@ -32,6 +32,7 @@ import copy
 import importlib
 import importlib.util
 import json
+import marshal
 import re
 from typing import Any, Mapping
 
@@ -207,17 +208,16 @@ class Task:
     knows_answers: bool = False
 
     def mock_answer_known(self, context: Mapping[str, Any], rng: np.random.Generator,
-                          options: Mapping[str, Any], key: tuple) -> tuple[str, Any]:
-        """:meth:`mock_answer` for the plain fields ``context`` named by ``key``
-        (:func:`plain_key`), and a *known key*: None, or a hashable value such that, for
-        this task, equal known keys mean equal answer texts and equal verdicts of
-        :meth:`interpret` on them (for a caller context whose fields are ``context``) --
-        e.g. ``key`` itself when the answer is the template's exact reading of the context
-        (no noise drawn).  :class:`~mockllm.client.ModelClient` then parses and checks an
-        answer of a known key it has seen accepted no more (it copies the value it took,
-        :meth:`known_copy`).  ``context`` holds the caller's own objects: it must not be
-        changed.  The base class names nothing."""
-        return self.mock_answer(context, rng, options), None
+                          options: Mapping[str, Any], key: bytes) -> tuple[str, bool]:
+        """:meth:`mock_answer` for the plain fields ``context`` (:func:`plain_fields`), which
+        :func:`known_key` names ``key``, and whether the answer is *known*: the template's
+        exact reading of the context (no noise drawn), so that its text and the verdict of
+        :meth:`interpret` on it are functions of the context's fields alone.
+        :class:`~mockllm.client.ModelClient` then parses and checks a known answer to
+        fields it has seen accepted no more (it copies the value it took, :meth:`known_copy`).
+        ``context`` holds the caller's own objects: it must not be changed.  The base class
+        knows nothing."""
+        return self.mock_answer(context, rng, options), False
 
     def known_copy(self, value: Any) -> Any:
         """A copy of an accepted value that shares nothing mutable with it (for
@@ -374,55 +374,55 @@ def prompt_context(fields: dict) -> dict:
     return fields
 
 
-#: a choice: JSON data nested deeper than this is not walked by :func:`plain_key`
+#: a choice: JSON data nested deeper than this is not walked by :func:`plain_fields`
 _PLAIN_DEPTH = 16
-_FLAT = frozenset((str, int, bool, type(None)))  # exact types whose == is their JSON identity
-_STR = frozenset((str,))
 
 
-def _values_key(values, depth: int) -> tuple | None:
-    """The key of a sequence of plain values (see :func:`plain_key`), or None: their exact
-    types, and the values -- each flat one itself (same type, ``==``: the same JSON), a
-    float by its repr, a dict or list by its own key."""
-    types = tuple(map(type, values))
-    if _FLAT.issuperset(types):  # (the usual: names, whole numbers, yes/no, None)
-        return types, tuple(values)
-    out = []
-    for kind, value in zip(types, values):
-        if kind in _FLAT:
-            out.append(value)
-        elif kind is float:
-            out.append(repr(value))
-        elif depth > 0 and (kind is dict or kind is list):
-            value = _dict_key(value, depth - 1) if kind is dict else _values_key(value, depth - 1)
-            if value is None:
-                return None
-            out.append(value)
-        else:
-            return None
-    return types, tuple(out)
-
-
-def _dict_key(value: dict, depth: int) -> tuple | None:
-    if not _STR.issuperset(map(type, value)):
-        return None
-    got = _values_key(value.values(), depth)
-    return None if got is None else (tuple(value), got)
-
-
-def plain_key(fields: dict) -> tuple | None:
-    """A hashable key naming ``fields`` type for type when every value is JSON data of
-    exact types -- str, int, float, bool, None, and dicts (str keys, in order) and lists
-    of them, at most :data:`_PLAIN_DEPTH` deep -- else None.  Equal keys mean equal
-    fields of the same types (``1``, ``1.0`` and ``True`` differ, as their JSON texts do;
-    so do ``0.0`` and ``-0.0``); and plain fields are what :func:`prompt_context` would
-    give back (an equal dict of the same types), so the mock may read them as they are."""
-    return _dict_key(fields, _PLAIN_DEPTH)
+def _plain(value: Any, depth: int) -> bool:
+    """Whether ``value`` (not a scalar) is a dict or list of plain JSON data (see :func:`plain_fields`)."""
+    if depth <= 0:
+        return False
+    kind = type(value)
+    if kind is dict:
+        for key in value:
+            if type(key) is not str:
+                return False
+        items = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return False
+    scalars = _SCALARS
+    for item in items:
+        if type(item) not in scalars and not _plain(item, depth - 1):
+            return False
+    return True
 
 
 def plain_fields(fields: dict) -> bool:
-    """Whether :func:`plain_key` names ``fields`` (they are plain JSON data)."""
-    return plain_key(fields) is not None
+    """Whether every value of ``fields`` is JSON data of exact types -- str, int, float,
+    bool, None, and dicts (str keys) and lists of them, at most :data:`_PLAIN_DEPTH` deep.
+    Then :func:`prompt_context` would give an equal dict of the same types, so the mock
+    may read them as they are."""
+    for value in fields.values():
+        if type(value) not in _SCALARS and not _plain(value, _PLAIN_DEPTH):
+            return False
+    return True
+
+
+def known_key(fields: dict) -> bytes | None:
+    """A key naming ``fields`` type for type, or None: their :mod:`marshal` text (format 0:
+    no references, no interning marks, so it depends on the values alone).  marshal writes
+    only objects of exact built-in types (a subclass of int or str is refused) and writes
+    each type with its own code (``True``, ``1`` and ``1.0`` differ, and ``0.0`` and
+    ``-0.0``; a list is not a tuple; dict keys in order), and its text reads back as the
+    value it was written from: equal keys mean equal fields of the same types.  (Whether
+    the fields are plain JSON data is :func:`plain_fields`' question: a key of plain
+    fields is only ever the key of plain fields.)"""
+    try:
+        return marshal.dumps(fields, 0)
+    except ValueError:  # an object marshal does not write (a subclass, a class instance ...), or too deep
+        return None
 
 
 _READS_BACK: dict[int, tuple[Task, bool]] = {}  # id(task) -> (task, whether its prompts read back as it)

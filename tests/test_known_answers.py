@@ -1,6 +1,7 @@
-"""The in-process mock's known answers (issue 21): a task that ``knows_answers``
-(``astra.speak``) names what the mock wrote, and a :class:`ModelClient` parses and checks
-an answer of a key it has accepted before no more.  That changes nothing but speed:
+"""The in-process mock's known answers (issue 21): for a task that ``knows_answers``
+(``astra.speak``) the mock says whether its answer is the template's exact reading of the
+context, and a :class:`ModelClient` parses and checks such an answer to a context (named
+type for type by ``known_key``) it has accepted before no more.  That changes nothing but speed:
 whole negotiations give the same episodes, transcripts, counts, exchange records and
 backend calls as the full prompt round trip (``mock.FASTPATH`` off), with the default
 noise and with a lot of it; single asks over made-up contexts (bools, floats and whole
@@ -20,7 +21,7 @@ from mockllm import astra, mock
 from mockllm.cassette import RecordingBackend
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
-from mockllm.tasks import plain_fields
+from mockllm.tasks import known_key, plain_fields
 from policies.partners import PARTNER_PARAMS, make_partner
 from scenarios.bilateral import load_domain
 from simcore.api import astra_episode
@@ -211,3 +212,21 @@ def test_plain_fields_are_json_data_of_exact_types():
     for _ in range(20):
         deep = [deep]
     assert not plain_fields({"a": deep})
+
+
+def test_known_keys_name_fields_type_for_type():
+    from collections import OrderedDict
+
+    class Whole(int):
+        pass
+
+    def key(v):
+        return known_key({"role": "agent", "offer": {"self": {"food": v}}})
+
+    pairs = [(1, True), (1, 1.0), (0.0, -0.0), ("1", 1), ([1], (1,)), ([1], {"1": 1}), (None, "None"), ([[1]], [1]),
+             ({"a": 1, "b": 2}, {"b": 2, "a": 1}), ({"1": 1}, {1: 1}), (b"x", "x"), (1, 2**40)]
+    for a, b in pairs:
+        assert key(a) is not None and key(a) != key(b), (a, b)
+        assert key(a) == key(a if not isinstance(a, (dict, list)) else type(a)(a))  # (equal copies: equal keys)
+    for odd in (Whole(1), OrderedDict(a=1), object()):
+        assert key(odd) is None
