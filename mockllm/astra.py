@@ -307,13 +307,23 @@ class AnswerTask(Task):
             return f"My lowest priority is {order[-1]}; {order[-1]} matters least to us."
         return f"My highest priority is {order[0]}; {order[0]} matters most to us."
 
+    knows_answers = True
+
     def mock_answer(self, context, rng, options) -> str:
+        return self.mock_answer_known(context, rng, options, None)[0]
+
+    def mock_answer_known(self, context, rng, options, key) -> tuple[str, bool]:
+        """The answer, known unless it is the unclear one (noise): the rendered answer and
+        :meth:`check`'s verdict are functions of the question and the order."""
         p = float(options.get("astra_unclear_answer", 0.0))
         if p > 0 and rng.random() < p:
             utt = "Hard to say, every item is useful to us on this trip. What do you need?"
-        else:
-            utt = self.render(context["question"], context["order"])
-        return json.dumps({"utterance": utt}, ensure_ascii=False)
+            return json.dumps({"utterance": utt}, ensure_ascii=False), False
+        utt = self.render(context["question"], context["order"])
+        return json.dumps({"utterance": utt}, ensure_ascii=False), True
+
+    def known_copy(self, value: str) -> str:
+        return value  # (a str)
 
     def answer_schema(self, context) -> dict:
         return schema.obj({"utterance": schema.STRING}, title=self.id)
@@ -373,16 +383,28 @@ class ReadTask(Task):
         items = schema.enum(context["issues"], nullable=True)
         return schema.obj({"highest": items, "lowest": items}, title=self.id)
 
+    knows_answers = True
+
     def mock_answer(self, context, rng, options) -> str:
+        return self.mock_answer_known(context, rng, options, None)[0]
+
+    def mock_answer_known(self, context, rng, options, key) -> tuple[str, bool]:
+        """The answer, known unless a misreading (noise) changed it: the exact reading and
+        :meth:`check`'s verdict are functions of the utterance and the items."""
         issues = list(context["issues"])
         out = {"highest": _find(_HIGH, context["utterance"], issues),
                "lowest": _find(_LOW, context["utterance"], issues)}
         p = float(options.get("astra_misread", 0.0))
-        for key in ("highest", "lowest"):
-            if out[key] is not None and p > 0 and rng.random() < p:
-                others = [i for i in issues if i != out[key]]
-                out[key] = others[int(rng.integers(0, len(others)))]
-        return json.dumps(out)
+        exact = True
+        for name in ("highest", "lowest"):
+            if out[name] is not None and p > 0 and rng.random() < p:
+                others = [i for i in issues if i != out[name]]
+                out[name] = others[int(rng.integers(0, len(others)))]
+                exact = False
+        return json.dumps(out), exact
+
+    def known_copy(self, value: dict) -> dict:
+        return dict(value)  # (item names or None)
 
     def parse(self, text: str) -> dict:
         data = self.load_json(text)

@@ -20,9 +20,10 @@ task :func:`~mockllm.tasks.read_prompt` reads back as itself.  It then calls
 (:func:`~mockllm.tasks.prompt_context`): the same answer, byte for byte, without
 rendering the prompt and parsing it again (tested on every system's study).  A retry
 (a repair conversation) always goes through :meth:`MockBackend.chat`.  A task that
-``knows_answers`` is answered by :meth:`MockBackend.answer_known`, which also names
-what the mock wrote, so that the client checks each such answer once
-(:meth:`~mockllm.tasks.Task.mock_answer_known`).
+``knows_answers`` (``astra.speak``) is answered by :meth:`MockBackend.answer_known`
+from the caller's own fields when they are plain JSON data, and says whether the answer
+is the template's exact reading of them (no noise drawn), so that the client checks
+such an answer once per context (:meth:`~mockllm.tasks.Task.mock_answer_known`).
 ``SIMCORE_MOCK_FASTPATH=0`` in the environment (or :data:`FASTPATH` set to False)
 turns the shortcut off.
 """

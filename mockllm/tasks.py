@@ -203,8 +203,9 @@ class Task:
                     options: Mapping[str, Any]) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    #: whether :meth:`mock_answer_known` names what the mock wrote (a subclass that says so
-    #: overrides it); the client then checks each such answer once per client (issue 21)
+    #: whether :meth:`mock_answer_known` says when the mock's answer is known (a subclass
+    #: that says so overrides it); the client then checks each known answer to a context
+    #: once (issue 21)
     knows_answers: bool = False
 
     def mock_answer_known(self, context: Mapping[str, Any], rng: np.random.Generator,

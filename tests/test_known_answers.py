@@ -116,7 +116,7 @@ CONTEXT = st.fixed_dictionaries({
 })
 
 
-def _asks(fast: bool, contexts, noise: dict, monkeypatch):
+def _asks(fast: bool, contexts, noise: dict, monkeypatch, task=astra.SPEAK):
     monkeypatch.setattr(mock, "FASTPATH", fast)
     backend = MockBackend(**noise)
     client = ModelClient(backend, exchanges=[])
@@ -124,7 +124,7 @@ def _asks(fast: bool, contexts, noise: dict, monkeypatch):
     values = []
     for ctx in contexts:
         try:
-            values.append(client.ask(astra.SPEAK, rng, fallback=lambda: "fell back", **ctx))
+            values.append(client.ask(task, rng, fallback=lambda: "fell back", **ctx))
         except Exception as exc:  # (the template's own fault, e.g. an offer move without an offer)
             values.append(f"raised {type(exc).__name__}: {exc}")
     return values, client.stats, client.exchanges, backend.calls
@@ -140,6 +140,45 @@ def test_single_asks_take_the_full_round_trips_values_in_any_order(monkeypatch, 
     assert fast == full
     # type for type: 1, 1.0 and true are different answers (equal as Python values)
     assert [repr(v) for v in fast[0]] == [repr(v) for v in full[0]]
+
+
+ORDER = st.lists(st.sampled_from(["food", "water", "XYZ", '["x', "TASK:", "Rope matters most to us"]), max_size=4)
+ANSWER_CONTEXT = st.fixed_dictionaries({"question": st.sampled_from(["highest", "lowest", "other", 1]),
+                                        "order": ORDER})
+READ_CONTEXT = st.fixed_dictionaries({
+    "utterance": st.one_of(st.sampled_from(["My highest priority is food; food matters most to us.",
+                                            "My lowest priority is XYZ; XYZ matters least to us.",
+                                            "water matters most, and food matters least", "Hard to say."]),
+                           st.text(max_size=40)),
+    "issues": ORDER})
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(task=st.sampled_from([astra.ANSWER, astra.READ]), data=st.data(), repeat=st.lists(st.integers(0, 7), max_size=10),
+       noise=st.sampled_from(NOISE))
+def test_answers_and_readings_take_the_full_round_trips_values(monkeypatch, task, data, repeat, noise):
+    contexts = data.draw(st.lists(ANSWER_CONTEXT if task is astra.ANSWER else READ_CONTEXT, min_size=1, max_size=6))
+    contexts = contexts + [contexts[k % len(contexts)] for k in repeat]
+    full = _asks(False, contexts, noise, monkeypatch, task)
+    fast = _asks(True, contexts, noise, monkeypatch, task)
+    assert fast == full
+
+
+@pytest.mark.parametrize("task, context", [
+    (astra.SPEAK, dict(role="agent", mode="offer", offer={"self": {"food": 1, "water": 0}, "other": {"food": 2, "water": 3}},
+                       tactic="RC", mention=None, warning=False)),
+    (astra.ANSWER, dict(question="highest", order=["water", "food"])),
+    (astra.READ, dict(utterance="My highest priority is food; water matters least to us.",
+                      issues=["food", "water", "firewood"]))])
+def test_a_noisy_answer_is_never_taken_for_the_exact_one(monkeypatch, task, context):
+    """The same context asked again and again, half the answers noisy: each ask takes the
+    full round trip's value (a noisy answer remembered as the context's would be handed
+    out for the exact one, and the other way round)."""
+    noise = {"astra_overspecify": 0.5, "astra_unclear_answer": 0.5, "astra_misread": 0.5}
+    full = _asks(False, [context] * 40, noise, monkeypatch, task)
+    fast = _asks(True, [context] * 40, noise, monkeypatch, task)
+    assert fast == full
+    assert len({repr(v) for v in full[0]}) > 1  # (both kinds of answer were given)
 
 
 def test_equal_values_of_other_types_are_other_answers(monkeypatch):
