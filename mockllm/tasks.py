@@ -422,8 +422,8 @@ def known_key(fields: dict) -> bytes | None:
     fields is only ever the key of plain fields.)"""
     try:
         return marshal.dumps(fields, 0)
-    except ValueError:  # an object marshal does not write (a subclass, a class instance ...), or too deep
-        return None
+    except Exception:  # noqa: BLE001 - an object marshal does not write (a subclass, a class instance ...),
+        return None  # or too deep: no key, and the context takes the prompt's round trip as before
 
 
 _READS_BACK: dict[int, tuple[Task, bool]] = {}  # id(task) -> (task, whether its prompts read back as it)
