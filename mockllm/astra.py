@@ -98,7 +98,7 @@ def _say(mode, tactic, mention, warning, offer) -> str:
 _SAID: dict[tuple[str, str], str] = {}
 #: ``astra.speak``'s answer texts by the context's key (:func:`mockllm.tasks.known_key`, plain
 #: fields), for the contexts answered without noise: the text is a function of the context
-_TEXT_CACHE: dict[tuple, str] = {}
+_TEXT_CACHE: dict[bytes, str] = {}
 _SAID_MAX = 20_000  # (an ASTRA study says about 300 different things)
 
 
