@@ -17,8 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mockllm import astra, mock
-from mockllm.cassette import RecordingBackend
+from mockllm import astra, calllog, mock
+from mockllm.adversarial import AdversarialBackend
+from mockllm.cassette import RecordingBackend, ReplayBackend
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from mockllm.tasks import known_key, plain_fields
@@ -222,12 +223,17 @@ class _MockSubclass(MockBackend):
     pass
 
 
-@pytest.mark.parametrize("kind", ["subclass", "recording", "off"])
+@pytest.mark.parametrize("kind", ["subclass", "recording", "replaying", "observed", "adversarial", "off"])
 def test_no_other_backend_is_asked_for_known_answers(kind, tmp_path, monkeypatch):
+    """A subclass, a cassette's recorder and player, the adversarial backend, the mock while
+    calls are observed, and the shortcut switched off: every ask goes through ``chat``."""
     ctx = dict(role="agent", mode="offer", offer={"self": {"food": 1}, "other": {"food": 2}},
                tactic="RC", mention=None, warning=False)
     monkeypatch.setattr(mock, "FASTPATH", False)
-    plain = ModelClient(MockBackend()).ask(astra.SPEAK, np.random.default_rng(1), **ctx)
+    cassette = str(tmp_path / "c.jsonl")
+    recorder = RecordingBackend(MockBackend(), cassette)
+    plain = ModelClient(recorder).ask(astra.SPEAK, np.random.default_rng(1), **ctx)
+    assert plain == ModelClient(MockBackend()).ask(astra.SPEAK, np.random.default_rng(1), **ctx)
     monkeypatch.setattr(mock, "FASTPATH", kind != "off")
 
     def refuse(*_a, **_k):
@@ -235,9 +241,26 @@ def test_no_other_backend_is_asked_for_known_answers(kind, tmp_path, monkeypatch
 
     monkeypatch.setattr(MockBackend, "answer_known", refuse)
     monkeypatch.setattr(MockBackend, "answer_context", refuse)
-    backend = {"subclass": _MockSubclass, "off": MockBackend}.get(kind)
-    backend = backend() if backend is not None else RecordingBackend(MockBackend(), str(tmp_path / "c.jsonl"))
-    assert ModelClient(backend).ask(astra.SPEAK, np.random.default_rng(1), **ctx) == plain
+    backend = {"subclass": _MockSubclass, "off": MockBackend, "observed": MockBackend,
+               "adversarial": AdversarialBackend}.get(kind)
+    if kind == "recording":
+        backend = RecordingBackend(MockBackend(), str(tmp_path / "d.jsonl"))
+    elif kind == "replaying":
+        backend = ReplayBackend(cassette)
+    else:
+        backend = backend()
+    client = ModelClient(backend)
+    for _ in range(3):  # (asked again: nothing remembered either)
+        if kind == "observed":
+            seen = []
+            with calllog.observing(seen.append):
+                got = client.ask(astra.SPEAK, np.random.default_rng(1), fallback=lambda: "fell back", **ctx)
+            assert len(seen) >= 1 and seen[0]["prompt_chars"] > 0
+        else:
+            got = client.ask(astra.SPEAK, np.random.default_rng(1), fallback=lambda: "fell back", **ctx)
+        if kind != "adversarial":  # (its answers are its own)
+            assert got == plain
+    assert not client._known
 
 
 def test_plain_fields_are_json_data_of_exact_types():
