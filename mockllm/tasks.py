@@ -414,12 +414,14 @@ def plain_fields(fields: dict) -> bool:
 def known_key(fields: dict) -> bytes | None:
     """A key naming ``fields`` type for type, or None: their :mod:`marshal` text (format 0:
     no references, no interning marks, so it depends on the values alone).  marshal writes
-    only objects of exact built-in types (a subclass of int or str is refused) and writes
-    each type with its own code (``True``, ``1`` and ``1.0`` differ, and ``0.0`` and
-    ``-0.0``; a list is not a tuple; dict keys in order), and its text reads back as the
-    value it was written from: equal keys mean equal fields of the same types.  (Whether
-    the fields are plain JSON data is :func:`plain_fields`' question: a key of plain
-    fields is only ever the key of plain fields.)"""
+    only objects of exact built-in types (a subclass of int or str is refused; an object
+    with the buffer protocol is written as bytes) and writes each type with its own code
+    (``True``, ``1`` and ``1.0`` differ, and ``0.0`` and ``-0.0``; a list is not a tuple;
+    dict keys in order), and its text reads back as the value it was written from: equal
+    keys mean the same fields, type for type (any NaN reads back as a NaN).  Whether the
+    fields are plain JSON data is :func:`plain_fields`' question: plain data is written
+    with the codes of plain types only, so a key of plain fields is only ever a key of
+    the same plain fields (bytes and a bytearray may share a key: neither is plain)."""
     try:
         return marshal.dumps(fields, 0)
     except Exception:  # noqa: BLE001 - an object marshal does not write (a subclass, a class instance ...),
