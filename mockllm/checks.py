@@ -15,7 +15,7 @@ import itertools
 import math
 import operator
 import re
-from collections import abc
+from collections import Counter, abc
 from typing import Any, Collection, Mapping
 
 from simcore.errors import ParseError
@@ -130,6 +130,8 @@ def runaway(text: str, max_chars: int = 2000) -> str | None:
     # seen: sizes beyond half the repeats cannot be there (the usual answer: none, or size 1)
     repeats = len(words) - len(set(words))
     sizes = range(1, min(6, repeats // 2) + 1)
+    if sizes:  # only sizes that fit in a run of words each said three times or more
+        sizes = _fitting_sizes(words, sizes)
     if len(sizes) >= 3:  # a long answer: first a cheaper test that can only say "not there"
         sizes = _possible_sizes(words, sizes)
     for size in sizes:
@@ -143,6 +145,26 @@ def runaway(text: str, max_chars: int = 2000) -> str | None:
                 phrase = [w.decode("ascii") for w in phrase]
             return f"it repeats {' '.join(phrase)!r} three times in a row"
     return None
+
+
+def _fitting_sizes(words: list, sizes: range) -> range:
+    """The sizes of ``sizes`` at which ``words`` may say a phrase three times in a row: a
+    phrase said three times puts each of its words into the text three times or more, in a
+    run of ``3 * size`` such words; so a size above a third of the longest run of words the
+    text holds three times or more cannot be there (the usual sentence: no such run of 3)."""
+    counts = Counter(words)
+    if max(counts.values()) < 3:
+        return range(0)
+    frequent = {w for w, n in counts.items() if n >= 3}
+    longest = run = 0
+    for w in words:
+        if w in frequent:
+            run += 1
+            if run > longest:
+                longest = run
+        else:
+            run = 0
+    return range(sizes.start, min(sizes.stop, longest // 3 + 1))
 
 
 _ONES = {size: b"\x01" * (2 * size) for size in range(1, 7)}
