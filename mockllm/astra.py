@@ -96,6 +96,9 @@ def _say(mode, tactic, mention, warning, offer) -> str:
 
 
 _SAID: dict[tuple[str, str], str] = {}
+#: ``astra.speak``'s answer texts by the context's key (:func:`mockllm.tasks.known_key`, plain
+#: fields), for the contexts answered without noise: the text is a function of the context
+_TEXT_CACHE: dict[bytes, str] = {}
 _SAID_MAX = 20_000  # (an ASTRA study says about 300 different things)
 
 
@@ -150,7 +153,20 @@ class SpeakTask(Task):
     def render(self, ctx: Mapping[str, Any], offer) -> str:
         return _say(ctx["mode"], ctx.get("tactic"), ctx.get("mention"), ctx.get("warning"), offer)
 
+    knows_answers = True
+
     def mock_answer(self, context, rng, options) -> str:
+        return self._answer(context, rng, options, None)[0]
+
+    def mock_answer_known(self, context, rng, options, key) -> tuple[str, bool]:
+        """The answer, known unless the over-specification noise changed its offer: the
+        answer's text and :meth:`check`'s verdict are then functions of the context's fields
+        (the offer, the mode, the tactic, the mention, the warning)."""
+        return self._answer(context, rng, options, key)
+
+    def _answer(self, context, rng, options, key) -> tuple[str, bool]:
+        """The answer to ``context`` and whether it is known (see :meth:`mock_answer_known`);
+        ``key``: the context's :func:`~mockllm.tasks.known_key` (plain fields), or None."""
         offer = context.get("offer")
         if offer is not None:
             p = float(options.get("astra_overspecify", 0.0))
@@ -158,14 +174,33 @@ class SpeakTask(Task):
             if p > 0 and names and rng.random() < p:
                 name = names[int(rng.integers(0, len(names)))]
                 offer = {**offer, "other": {**offer["other"], name: offer["other"][name] + 1}}
+                key = None
+        if key is not None:
+            text = _TEXT_CACHE.get(key)
+            if text is not None:
+                return text, True
         move = (context["mode"], context.get("tactic"), context.get("mention"), context.get("warning"))
         try:
             offer_json, move_json = dumps_compact(offer), dumps_compact(move)
         except (TypeError, ValueError, RecursionError):  # not JSON data (only outside the backend)
-            return dumps_compact({"utterance": _say(*move, offer), "offer": offer})
+            return dumps_compact({"utterance": _say(*move, offer), "offer": offer}), False
         utterance = _said(move_json, offer_json, move, offer)
         # = dumps_compact({"utterance": utterance, "offer": offer}), the offer's text reused
-        return '{"utterance":' + dumps_compact(utterance) + ',"offer":' + offer_json + "}"
+        text = '{"utterance":' + dumps_compact(utterance) + ',"offer":' + offer_json + "}"
+        if key is None:
+            return text, False
+        if len(_TEXT_CACHE) >= _SAID_MAX:
+            _TEXT_CACHE.clear()
+        _TEXT_CACHE[key] = text
+        return text, True
+
+    def known_copy(self, value):
+        """``(utterance, offer)``: an accepted offer is None or holds only None and flat
+        maps of numbers, names and yes/no (:meth:`check`), so copying those maps copies it."""
+        utt, offer = value
+        if offer is None:
+            return value
+        return utt, {k: (dict(v) if type(v) is dict else v) for k, v in offer.items()}
 
     def answer_schema(self, context) -> dict:
         """The utterance, and the offer: null for a move that is none; else the move's own
@@ -272,13 +307,23 @@ class AnswerTask(Task):
             return f"My lowest priority is {order[-1]}; {order[-1]} matters least to us."
         return f"My highest priority is {order[0]}; {order[0]} matters most to us."
 
+    knows_answers = True
+
     def mock_answer(self, context, rng, options) -> str:
+        return self.mock_answer_known(context, rng, options, None)[0]
+
+    def mock_answer_known(self, context, rng, options, key) -> tuple[str, bool]:
+        """The answer, known unless it is the unclear one (noise): the rendered answer and
+        :meth:`check`'s verdict are functions of the question and the order."""
         p = float(options.get("astra_unclear_answer", 0.0))
         if p > 0 and rng.random() < p:
             utt = "Hard to say, every item is useful to us on this trip. What do you need?"
-        else:
-            utt = self.render(context["question"], context["order"])
-        return json.dumps({"utterance": utt}, ensure_ascii=False)
+            return json.dumps({"utterance": utt}, ensure_ascii=False), False
+        utt = self.render(context["question"], context["order"])
+        return json.dumps({"utterance": utt}, ensure_ascii=False), True
+
+    def known_copy(self, value: str) -> str:
+        return value  # (a str)
 
     def answer_schema(self, context) -> dict:
         return schema.obj({"utterance": schema.STRING}, title=self.id)
@@ -338,16 +383,28 @@ class ReadTask(Task):
         items = schema.enum(context["issues"], nullable=True)
         return schema.obj({"highest": items, "lowest": items}, title=self.id)
 
+    knows_answers = True
+
     def mock_answer(self, context, rng, options) -> str:
+        return self.mock_answer_known(context, rng, options, None)[0]
+
+    def mock_answer_known(self, context, rng, options, key) -> tuple[str, bool]:
+        """The answer, known unless a misreading (noise) changed it: the exact reading and
+        :meth:`check`'s verdict are functions of the utterance and the items."""
         issues = list(context["issues"])
         out = {"highest": _find(_HIGH, context["utterance"], issues),
                "lowest": _find(_LOW, context["utterance"], issues)}
         p = float(options.get("astra_misread", 0.0))
-        for key in ("highest", "lowest"):
-            if out[key] is not None and p > 0 and rng.random() < p:
-                others = [i for i in issues if i != out[key]]
-                out[key] = others[int(rng.integers(0, len(others)))]
-        return json.dumps(out)
+        exact = True
+        for name in ("highest", "lowest"):
+            if out[name] is not None and p > 0 and rng.random() < p:
+                others = [i for i in issues if i != out[name]]
+                out[name] = others[int(rng.integers(0, len(others)))]
+                exact = False
+        return json.dumps(out), exact
+
+    def known_copy(self, value: dict) -> dict:
+        return dict(value)  # (item names or None)
 
     def parse(self, text: str) -> dict:
         data = self.load_json(text)

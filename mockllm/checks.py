@@ -15,6 +15,7 @@ import itertools
 import math
 import operator
 import re
+from collections import Counter, abc
 from typing import Any, Collection, Mapping
 
 from simcore.errors import ParseError
@@ -35,7 +36,7 @@ def one_of(task_id: str, what: str, value: Any, valid: Collection, text: str) ->
 def mapping(task_id: str, what: str, value: Any, text: str, *, optional: bool = False) -> Mapping:
     if value is None and optional:
         return {}
-    if not isinstance(value, Mapping):
+    if type(value) is not dict and not isinstance(value, abc.Mapping):  # (a dict skips the ABC check)
         raise fail(task_id, f"{what} must be an object", text)
     return value
 
@@ -129,6 +130,8 @@ def runaway(text: str, max_chars: int = 2000) -> str | None:
     # seen: sizes beyond half the repeats cannot be there (the usual answer: none, or size 1)
     repeats = len(words) - len(set(words))
     sizes = range(1, min(6, repeats // 2) + 1)
+    if sizes:  # only sizes that fit in a run of words each said three times or more
+        sizes = _fitting_sizes(words, sizes)
     if len(sizes) >= 3:  # a long answer: first a cheaper test that can only say "not there"
         sizes = _possible_sizes(words, sizes)
     for size in sizes:
@@ -142,6 +145,26 @@ def runaway(text: str, max_chars: int = 2000) -> str | None:
                 phrase = [w.decode("ascii") for w in phrase]
             return f"it repeats {' '.join(phrase)!r} three times in a row"
     return None
+
+
+def _fitting_sizes(words: list, sizes: range) -> range:
+    """The sizes of ``sizes`` at which ``words`` may say a phrase three times in a row: a
+    phrase said three times puts each of its words into the text three times or more, in a
+    run of ``3 * size`` such words; so a size above a third of the longest run of words the
+    text holds three times or more cannot be there (the usual sentence: no such run of 3)."""
+    counts = Counter(words)
+    if max(counts.values()) < 3:
+        return range(0)
+    frequent = {w for w, n in counts.items() if n >= 3}
+    longest = run = 0
+    for w in words:
+        if w in frequent:
+            run += 1
+            if run > longest:
+                longest = run
+        else:
+            run = 0
+    return range(sizes.start, min(sizes.stop, longest // 3 + 1))
 
 
 _ONES = {size: b"\x01" * (2 * size) for size in range(1, 7)}

@@ -38,7 +38,7 @@ import numpy as np
 from mockllm import calllog
 from mockllm.backend import ChatBackend, Message, takes_schema
 from mockllm.mock import in_process
-from mockllm.tasks import Task, prompt_context
+from mockllm.tasks import Task, known_key, plain_fields, prompt_context
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
 
@@ -57,6 +57,10 @@ DEFAULT_TRIES = 2
 
 #: a choice: more tries than this multiplies a slow local model's run time for little gain
 MAX_TRIES = 10
+
+#: a choice: the in-process answers a client remembers as checked (a negotiation says a few
+#: hundred different things); when full, it starts again
+MAX_KNOWN = 4096
 
 #: The per-task counters, in report order.  ``asks``: answers the agents needed (one
 #: ``ask``); ``calls``: requests sent to the backend; ``retries``: requests after the
@@ -150,6 +154,10 @@ class ModelClient:
     #: None} or {"error": backend error}, ...], "value": the value taken or None,
     #: "fallback": whether the caller's fallback answered}`` (the caller drains it)
     exchanges: list | None = None
+    #: ``{(id(task), known_key(fields)): [task, plain fields?, (accepted value,) or None]}``: the
+    #: contexts of tasks that ``knows_answers`` met in process, and the value taken from the
+    #: mock's known answer to them (:meth:`~mockllm.tasks.Task.mock_answer_known`)
+    _known: dict = attrs.field(factory=dict, init=False, repr=False, eq=False)
 
     def _open(self, task: Task, prompt: Sequence[Message] | None, context: Mapping[str, Any]) -> dict | None:
         """The record of one ask, appended to :attr:`exchanges` (None when not kept)."""
@@ -174,11 +182,31 @@ class ModelClient:
         its parser cannot read, or one naming what the scenario in the prompt lacks.
 
         The template mock's first try may skip the prompt text (:func:`mockllm.mock.in_process`):
-        the same answer from the context it would have read back; a retry renders the prompt."""
+        the same answer from the context it would have read back; a retry renders the prompt.
+        For a task that ``knows_answers``, plain fields (JSON data of exact types,
+        :func:`~mockllm.tasks.plain_fields`) go to the mock as they are, and the mock says
+        whether its answer is *known* -- the template's exact reading of the fields, no noise
+        drawn (:meth:`~mockllm.tasks.Task.mock_answer_known`): a known answer to fields
+        (named type for type by :func:`~mockllm.tasks.known_key`) this client has accepted
+        before is not parsed and checked again -- the text and the verdict are the same --
+        and the caller gets a copy of the value taken then.  The counts, records and values
+        are those of the full path; refused answers are never remembered."""
         backend = self.backend
         if in_process(backend, task):
             # the in-process first try: what the mock would read back (raises what rendering raises)
-            direct = prompt_context(task.context_fields(context))
+            fields = task.context_fields(context)
+            seen = key = None
+            if task.knows_answers:
+                key = known_key(fields)
+                if key is not None:
+                    seen = self._known.get((id(task), key))
+                    if seen is None or seen[0] is not task:  # first met: are the fields plain JSON data?
+                        if len(self._known) >= MAX_KNOWN:
+                            self._known.clear()
+                        seen = self._known[(id(task), key)] = [task, plain_fields(fields), None]
+                    if not seen[1]:
+                        key = None
+            direct = fields if key is not None else prompt_context(fields)
             temperature = self.temperature
             if temperature is None:
                 temperature = float(backend.temperature or 0.0)
@@ -192,9 +220,13 @@ class ModelClient:
             row["asks"] += 1
             stats.calls += 1
             row["calls"] += 1
-            rec = self._open(task, None, context)
+            rec = None if self.exchanges is None else self._open(task, None, context)
+            known = False
             try:
-                text = backend.answer_context(task, direct, call_seed(rng))
+                if key is not None:  # the caller's own fields (equal, type for type, to what the mock reads back)
+                    text, known = backend.answer_known(task, direct, call_seed(rng), key)
+                else:
+                    text = backend.answer_context(task, direct, call_seed(rng))
             except BackendError as exc:
                 if fallback is None:
                     raise
@@ -206,14 +238,19 @@ class ModelClient:
                     rec["answers"].append({"error": str(exc)[:300]})
                     rec["fallback"] = True
                 return fallback()
-            try:
-                value = _interpret(task, text, context, backend)
-            except ParseError as exc:
-                if rec is not None:
-                    rec["answers"].append({"text": text, "refused": exc.problem})
-                # the retries are repair conversations through the backend's chat
-                return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
-                                 temperature, rec=rec)
+            if known and seen[2] is not None:  # this known answer was accepted before: the same verdict
+                value = task.known_copy(seen[2][0])
+            else:
+                try:
+                    value = _interpret(task, text, context, backend)
+                except ParseError as exc:
+                    if rec is not None:
+                        rec["answers"].append({"text": text, "refused": exc.problem})
+                    # the retries are repair conversations through the backend's chat
+                    return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
+                                     temperature, rec=rec)
+                if known:
+                    seen[2] = (task.known_copy(value),)
             stats.first_try += 1
             row["first_try"] += 1
             if rec is not None:

@@ -19,7 +19,11 @@ task :func:`~mockllm.tasks.read_prompt` reads back as itself.  It then calls
 :meth:`MockBackend.answer_context` with the context the mock would have read back
 (:func:`~mockllm.tasks.prompt_context`): the same answer, byte for byte, without
 rendering the prompt and parsing it again (tested on every system's study).  A retry
-(a repair conversation) always goes through :meth:`MockBackend.chat`.
+(a repair conversation) always goes through :meth:`MockBackend.chat`.  A task that
+``knows_answers`` (``astra.speak``) is answered by :meth:`MockBackend.answer_known`
+from the caller's own fields when they are plain JSON data, and says whether the answer
+is the template's exact reading of them (no noise drawn), so that the client checks
+such an answer once per context (:meth:`~mockllm.tasks.Task.mock_answer_known`).
 ``SIMCORE_MOCK_FASTPATH=0`` in the environment (or :data:`FASTPATH` set to False)
 turns the shortcut off.
 """
@@ -75,6 +79,13 @@ class MockBackend:
         in-process shortcut, for :func:`in_process` callers only."""
         self.calls += 1
         return task.mock_answer(context, CallRng(seed), self.options)
+
+    def answer_known(self, task: Task, context: Mapping[str, Any], seed: int, key: bytes) -> tuple[str, bool]:
+        """:meth:`answer_context` and whether the answer is known (:meth:`Task.mock_answer_known`),
+        for a task that ``knows_answers``, with the caller's own plain fields as ``context``,
+        which :func:`~mockllm.tasks.known_key` names ``key``: for :func:`in_process` callers only."""
+        self.calls += 1
+        return task.mock_answer_known(context, CallRng(seed), self.options, key)
 
     def __repr__(self) -> str:
         return f"MockBackend({', '.join(f'{k}={v!r}' for k, v in sorted(self.options.items()))})"

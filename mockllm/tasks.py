@@ -28,9 +28,11 @@ JSON keys, the example answer) or states one of the context's private fields
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.util
 import json
+import marshal
 import re
 from typing import Any, Mapping
 
@@ -201,6 +203,28 @@ class Task:
                     options: Mapping[str, Any]) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    #: whether :meth:`mock_answer_known` says when the mock's answer is known (a subclass
+    #: that says so overrides it); the client then checks each known answer to a context
+    #: once (issue 21)
+    knows_answers: bool = False
+
+    def mock_answer_known(self, context: Mapping[str, Any], rng: np.random.Generator,
+                          options: Mapping[str, Any], key: bytes) -> tuple[str, bool]:
+        """:meth:`mock_answer` for the plain fields ``context`` (:func:`plain_fields`), which
+        :func:`known_key` names ``key``, and whether the answer is *known*: the template's
+        exact reading of the context (no noise drawn), so that its text and the verdict of
+        :meth:`interpret` on it are functions of the context's fields alone.
+        :class:`~mockllm.client.ModelClient` then parses and checks a known answer to
+        fields it has seen accepted no more (it copies the value it took, :meth:`known_copy`).
+        ``context`` holds the caller's own objects: it must not be changed.  The base class
+        knows nothing."""
+        return self.mock_answer(context, rng, options), False
+
+    def known_copy(self, value: Any) -> Any:
+        """A copy of an accepted value that shares nothing mutable with it (for
+        :meth:`mock_answer_known`'s memo: each caller gets its own)."""
+        return copy.deepcopy(value)
+
     def examples(self, rng: np.random.Generator) -> list[dict]:
         """Context dicts that exercise the task (used by the conformance checks)."""
         return []
@@ -349,6 +373,59 @@ def prompt_context(fields: dict) -> dict:
         if type(value) not in _SCALARS:
             return loads(_dumps(fields))
     return fields
+
+
+#: a choice: JSON data nested deeper than this is not walked by :func:`plain_fields`
+_PLAIN_DEPTH = 16
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """Whether ``value`` (not a scalar) is a dict or list of plain JSON data (see :func:`plain_fields`)."""
+    if depth <= 0:
+        return False
+    kind = type(value)
+    if kind is dict:
+        for key in value:
+            if type(key) is not str:
+                return False
+        items = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return False
+    scalars = _SCALARS
+    for item in items:
+        if type(item) not in scalars and not _plain(item, depth - 1):
+            return False
+    return True
+
+
+def plain_fields(fields: dict) -> bool:
+    """Whether every value of ``fields`` is JSON data of exact types -- str, int, float,
+    bool, None, and dicts (str keys) and lists of them, at most :data:`_PLAIN_DEPTH` deep.
+    Then :func:`prompt_context` would give an equal dict of the same types, so the mock
+    may read them as they are."""
+    for value in fields.values():
+        if type(value) not in _SCALARS and not _plain(value, _PLAIN_DEPTH):
+            return False
+    return True
+
+
+def known_key(fields: dict) -> bytes | None:
+    """A key naming ``fields`` type for type, or None: their :mod:`marshal` text (format 0:
+    no references, no interning marks, so it depends on the values alone).  marshal writes
+    only objects of exact built-in types (a subclass of int or str is refused; an object
+    with the buffer protocol is written as bytes) and writes each type with its own code
+    (``True``, ``1`` and ``1.0`` differ, and ``0.0`` and ``-0.0``; a list is not a tuple;
+    dict keys in order), and its text reads back as the value it was written from: equal
+    keys mean the same fields, type for type (any NaN reads back as a NaN).  Whether the
+    fields are plain JSON data is :func:`plain_fields`' question: plain data is written
+    with the codes of plain types only, so a key of plain fields is only ever a key of
+    the same plain fields (bytes and a bytearray may share a key: neither is plain)."""
+    try:
+        return marshal.dumps(fields, 0)
+    except Exception:  # noqa: BLE001 - an object marshal does not write (a subclass, a class instance ...),
+        return None  # or too deep: no key, and the context takes the prompt's round trip as before
 
 
 _READS_BACK: dict[int, tuple[Task, bool]] = {}  # id(task) -> (task, whether its prompts read back as it)

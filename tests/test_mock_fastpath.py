@@ -30,17 +30,22 @@ RUNS = {
 
 
 class _Spy:
-    """Counts MockBackend.answer_context calls (the shortcut) while installed."""
+    """Counts MockBackend.answer_context and answer_known calls (the shortcut) while installed."""
 
     def __init__(self, monkeypatch):
         self.n = 0
-        real = MockBackend.answer_context
+        real, real_known = MockBackend.answer_context, MockBackend.answer_known
 
         def counted(backend, task, context, seed):
             self.n += 1
             return real(backend, task, context, seed)
 
+        def counted_known(backend, task, context, seed, key):
+            self.n += 1
+            return real_known(backend, task, context, seed, key)
+
         monkeypatch.setattr(MockBackend, "answer_context", counted)
+        monkeypatch.setattr(MockBackend, "answer_known", counted_known)
 
 
 def _files(out) -> dict[str, bytes]:
