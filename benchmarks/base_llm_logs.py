@@ -61,8 +61,10 @@ def parse_deal(text: str | None, sizes) -> tuple[int, ...] | None:
     return deal if all(0 <= o < n for o, n in zip(deal, sizes)) else None
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
+def open_logs(description: str | None = None):
+    """The command line shared by the scripts that read the logs (the checkout, ``--logs``):
+    ``(folder, tables, thresholds, option counts per issue, score(party, deal))``."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("repo", help="a checkout of github.com/S-Abdelnabi/LLM-Deliberation")
     ap.add_argument("--logs", default="logs/all_coop_temp1_base_gpt4")
     args = ap.parse_args()
@@ -72,6 +74,12 @@ def main() -> None:
 
     def score(party, deal):
         return sum(tables[party][m][o] for m, o in enumerate(deal))
+
+    return folder, tables, tau, sizes, score
+
+
+def main() -> None:
+    folder, tables, tau, sizes, score = open_logs()
 
     best = {p: max(score(p, d) for d in itertools.product(*map(range, sizes))) for p in tables}
 

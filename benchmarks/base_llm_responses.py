@@ -43,7 +43,6 @@ the table").
 
 from __future__ import annotations
 
-import argparse
 import collections
 import glob
 import json
@@ -52,7 +51,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from base_llm_logs import load_tables, parse_deal  # noqa: E402
+from base_llm_logs import open_logs, parse_deal  # noqa: E402
 
 ACCEPT = re.compile(r"\b(accept|agree|support|endorse)\w*\s+(\w+\s+)?(the|this|that|these|a|our|your|with|to|on)\b",
                     re.I)
@@ -69,16 +68,7 @@ def _sentences(text: str) -> list[str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("repo", help="a checkout of github.com/S-Abdelnabi/LLM-Deliberation")
-    ap.add_argument("--logs", default="logs/all_coop_temp1_base_gpt4")
-    args = ap.parse_args()
-    folder = os.path.join(args.repo, args.logs)
-    tables, tau = load_tables(folder)
-    sizes = [len(r) for r in tables["SportCo"]]
-
-    def score(party, deal):
-        return sum(tables[party][m][o] for m, o in enumerate(deal))
+    folder, tables, tau, sizes, score = open_logs()
 
     c = collections.Counter()
     by_meets = collections.defaultdict(collections.Counter)  # table met the answerer's threshold? -> class
