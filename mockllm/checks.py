@@ -15,7 +15,7 @@ import itertools
 import math
 import operator
 import re
-from collections import Counter, abc
+from collections import abc
 from typing import Any, Collection, Mapping
 
 from simcore.errors import ParseError
@@ -152,10 +152,13 @@ def _fitting_sizes(words: list, sizes: range) -> range:
     phrase said three times puts each of its words into the text three times or more, in a
     run of ``3 * size`` such words; so a size above a third of the longest run of words the
     text holds three times or more cannot be there (the usual sentence: no such run of 3)."""
-    counts = Counter(words)
-    if max(counts.values()) < 3:
+    # in sorted order a word said three times or more is equal to the word two places on
+    # (sorting and comparing run in C: no Counter, whose Python-level update was 1.7% of a
+    # MIND job, issue 21)
+    ordered = sorted(words)
+    if not any(map(operator.eq, ordered, ordered[2:])):
         return range(0)
-    frequent = {w for w, n in counts.items() if n >= 3}
+    frequent = {w for w, w2 in zip(ordered, ordered[2:]) if w == w2}
     longest = run = 0
     for w in words:
         if w in frequent:
