@@ -15,7 +15,7 @@ import itertools
 import math
 import operator
 import re
-from collections import abc
+from collections import Counter, abc
 from typing import Any, Collection, Mapping
 
 from simcore.errors import ParseError
@@ -152,16 +152,18 @@ def _fitting_sizes(words: list, sizes: range) -> range:
     phrase said three times puts each of its words into the text three times or more, in a
     run of ``3 * size`` such words; so a size above a third of the longest run of words the
     text holds three times or more cannot be there (the usual sentence: no such run of 3)."""
-    # in sorted order a word said three times or more is equal to the word two places on;
-    # each step runs in C (a Counter's Python-level update and the loops over the words were
-    # 2-3% of a MIND job, most of it on the long Phase-1 proposals: issue 21)
-    ordered = sorted(words)
-    marks = bytes(map(operator.eq, ordered, ordered[2:]))  # 1 where ordered[j] == ordered[j + 2]
-    if 1 not in marks:
+    counts = Counter(words)
+    if max(counts.values()) < 3:
         return range(0)
-    frequent = set(itertools.compress(ordered, marks))
-    # the longest run of frequent words: the longest run of ones, one byte per word
-    longest = max(map(len, bytes(map(frequent.__contains__, words)).split(b"\x00")))
+    frequent = {w for w, n in counts.items() if n >= 3}
+    longest = run = 0
+    for w in words:
+        if w in frequent:
+            run += 1
+            if run > longest:
+                longest = run
+        else:
+            run = 0
     return range(sizes.start, min(sizes.stop, longest // 3 + 1))
 
 
