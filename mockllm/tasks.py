@@ -203,6 +203,12 @@ class Task:
                     options: Mapping[str, Any]) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    #: whether the mock's answer only reads its context, never changes or keeps it (a subclass
+    #: that says so sets it): the in-process client then hands plain fields (:func:`plain_fields`)
+    #: to the mock as they are instead of their JSON round trip (issue 21: the round trip was an
+    #: eighth of a Phase-1 proposal's ask)
+    mock_reads_fields: bool = False
+
     #: whether :meth:`mock_answer_known` says when the mock's answer is known (a subclass
     #: that says so overrides it); the client then checks each known answer to a context
     #: once (issue 21)
