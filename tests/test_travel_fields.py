@@ -123,3 +123,31 @@ def test_no_other_backend_is_handed_the_fields(kind, tmp_path, monkeypatch):
         else:
             got = client.ask(PROPOSE, np.random.default_rng(2), **ctx)
         assert got == want
+
+
+BIG = 10 ** 5000  # (more digits than Python writes as text by default: the prompt cannot be rendered)
+
+
+@pytest.mark.parametrize("task, ctx", [
+    (PROPOSE, {"items": [{"item": "a", "value": "b", "willingness": BIG}], "reason": "none"}),
+    (PROPOSE, {"items": [{"item": "a", "value": "b", "willingness": 4}], "reason": "none", "plain_wording": BIG}),
+    (PROPOSE, {"items": [{"item": "a", "value": "b", "willingness": 2 ** 1999}], "reason": "none"}),
+    (SPEAK, {"act": "keep", "item": "a", "value": "b", "willingness": BIG, "reason": "none"}),
+    (SPEAK, {"act": "keep", "item": "a", "value": "b", "willingness": -BIG, "reason": "none"}),
+    (SPEAK, {"act": "keep", "item": "a", "value": "b", "willingness": 2 ** 1999, "reason": "none"}),
+])
+def test_an_int_the_prompt_cannot_write_fails_as_the_prompt_does(monkeypatch, task, ctx):
+    """An int too long for Python to write as text: the prompt's rendering raises, and so does
+    the in-process ask (the same exception and message), never the mock's own error or an
+    answer; an int just inside the bound is answered as the prompt's text would be."""
+
+    def one(fast):
+        monkeypatch.setattr(mock, "FASTPATH", fast)
+        client = ModelClient(MockBackend(), exchanges=[])
+        try:
+            got = client.ask(task, np.random.default_rng(5), fallback=lambda: "fell back", **ctx)
+        except Exception as exc:
+            got = (type(exc).__name__, str(exc))
+        return got, client.stats, client.exchanges
+
+    assert one(True) == one(False)
