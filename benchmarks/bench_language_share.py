@@ -34,6 +34,11 @@ transcripts written, the default ``mock-v1`` backend, in this process -- and pri
   1.5x or more) can be compared: divide the CPU seconds by it.
 
 ``--top N`` also prints the N functions with the largest self time, grouped by package.
+``--per-task`` instead records every ``ModelClient.ask`` of the study (task, context, one
+client per group and variant as the study makes them) and replays them on a fresh
+``MockBackend`` (the travel caches emptied first), best of ``--repeat``: microseconds per ask
+of each task, measured without a profiler and without the rest of the job (steadier than
+the job's CPU on a shared VM for a change to the language layer alone).
 Results: benchmarks/results-language-share.md.
 """
 
@@ -146,13 +151,66 @@ def _print_top(st: pstats.Stats, n: int) -> None:
         print(f"  self {v[2]:6.3f} s  cum {v[3]:6.3f} s  calls {v[1]:8d}  {os.path.basename(path)}:{line} {name}")
 
 
+def per_task(groups: int, repeat: int) -> dict:
+    """``{task id: (asks, best seconds)}`` of the study's asks replayed (see the module docstring)."""
+    import numpy as np
+
+    from mockllm import client as client_module
+    from mockllm import travel
+    from mockllm.mock import MockBackend
+
+    asks, real = [], client_module.ModelClient.ask
+
+    def recording(self, task, rng, **context):
+        context.pop("fallback", None)
+        asks.append((self, task, context))
+        return real(self, task, rng, **context)
+
+    client_module.ModelClient.ask = recording
+    try:
+        run(groups)
+    finally:
+        client_module.ModelClient.ask = real
+    order = {}  # one replay client per recorded client, in order of first use
+    plan = [(order.setdefault(id(c), len(order)), task, ctx) for c, task, ctx in asks]
+    best: dict = {}
+    for _ in range(repeat):
+        for cache in (travel._ANSWERS, travel._PARSED, travel._ACCEPTED):
+            cache.clear()
+        backend, rng, took = MockBackend(), np.random.default_rng(0), {}
+        clients = [client_module.ModelClient(backend) for _ in order]
+        clock = time.perf_counter
+        for k, task, ctx in plan:
+            t0 = clock()
+            clients[k].ask(task, rng, fallback=_none, **ctx)
+            took[task.id] = took.get(task.id, 0.0) + clock() - t0
+        for tid, sec in took.items():
+            best[tid] = min(best.get(tid, sec), sec)
+    n = {}
+    for _, task, _ in plan:
+        n[task.id] = n.get(task.id, 0) + 1
+    return {tid: (n[tid], best[tid]) for tid in sorted(best)}
+
+
+def _none():
+    return None
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--groups", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--top", type=int, default=0, help="print the N functions of largest self time")
+    ap.add_argument("--per-task", action="store_true", help="replay the study's asks: microseconds per ask of each task")
     args = ap.parse_args()
     run(5)  # warm imports and caches
+    if args.per_task:
+        got = per_task(args.groups, args.repeat)
+        total = sum(sec for _, sec in got.values())
+        print(f"the asks of a {args.groups}-group MIND study replayed, best of {args.repeat}: {total:.3f} s")
+        for tid, (n, sec) in got.items():
+            print(f"  {tid}: {n} asks, {sec:.3f} s, {1e6 * sec / n:.1f} us per ask")
+        return
     print(f"python {sys.version.split()[0]}; load average at start: {os.getloadavg()[0]:.2f}; "
           f"reference loop (10**7 additions): {reference_loop():.2f} s CPU")
     p = profile(args.groups, args.top)

@@ -183,6 +183,8 @@ class ModelClient:
 
         The template mock's first try may skip the prompt text (:func:`mockllm.mock.in_process`):
         the same answer from the context it would have read back; a retry renders the prompt.
+        For a task whose mock only reads its context (``mock_reads_fields``), plain fields
+        go to the mock as they are (their JSON round trip is equal, type for type).
         For a task that ``knows_answers``, plain fields (JSON data of exact types,
         :func:`~mockllm.tasks.plain_fields`) go to the mock as they are, and the mock says
         whether its answer is *known* -- the template's exact reading of the fields, no noise
@@ -206,7 +208,10 @@ class ModelClient:
                         seen = self._known[(id(task), key)] = [task, plain_fields(fields), None]
                     if not seen[1]:
                         key = None
-            direct = fields if key is not None else prompt_context(fields)
+            if key is not None or (task.mock_reads_fields and plain_fields(fields)):
+                direct = fields  # the caller's own fields (equal, type for type, to what the mock reads back)
+            else:
+                direct = prompt_context(fields)
             temperature = self.temperature
             if temperature is None:
                 temperature = float(backend.temperature or 0.0)

@@ -203,6 +203,12 @@ class Task:
                     options: Mapping[str, Any]) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    #: whether the mock's answer only reads its context, never changes or keeps it (a subclass
+    #: that says so sets it): the in-process client then hands plain fields (:func:`plain_fields`)
+    #: to the mock as they are instead of their JSON round trip (issue 21: the round trip was an
+    #: eighth of a Phase-1 proposal's ask)
+    mock_reads_fields: bool = False
+
     #: whether :meth:`mock_answer_known` says when the mock's answer is known (a subclass
     #: that says so overrides it); the client then checks each known answer to a context
     #: once (issue 21)
@@ -361,16 +367,21 @@ def read_prompt(messages) -> tuple[Task, dict]:
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
+#: ints below this in size are written as JSON text whatever ``sys.set_int_max_str_digits``
+#: says (at most 603 digits; the limit cannot be set below 640): a larger one may make the
+#: prompt's rendering raise, so it is never taken as plain (issue 21)
+_INT_BOUND = 1 << 2000
 
 
 def prompt_context(fields: dict) -> dict:
     """The context :func:`read_prompt` reads back from the prompt of ``fields`` (what
     :meth:`Task.context_fields` gives): ``loads(dumps_compact(fields))``, raising what the
-    prompt's rendering raises.  When every value is a str, int, float, bool or None (those
-    exact types), the JSON round trip gives an equal dict of the same types, so ``fields``
-    itself is returned."""
+    prompt's rendering raises.  When every value is a str, int (below :data:`_INT_BOUND`),
+    float, bool or None (those exact types), the JSON round trip gives an equal dict of the
+    same types, so ``fields`` itself is returned."""
     for value in fields.values():
-        if type(value) not in _SCALARS:
+        kind = type(value)
+        if kind not in _SCALARS or (kind is int and not -_INT_BOUND < value < _INT_BOUND):
             return loads(_dumps(fields))
     return fields
 
@@ -395,18 +406,27 @@ def _plain(value: Any, depth: int) -> bool:
         return False
     scalars = _SCALARS
     for item in items:
-        if type(item) not in scalars and not _plain(item, depth - 1):
+        kind = type(item)
+        if kind is int:
+            if not -_INT_BOUND < item < _INT_BOUND:
+                return False
+        elif kind not in scalars and not _plain(item, depth - 1):
             return False
     return True
 
 
 def plain_fields(fields: dict) -> bool:
-    """Whether every value of ``fields`` is JSON data of exact types -- str, int, float,
-    bool, None, and dicts (str keys) and lists of them, at most :data:`_PLAIN_DEPTH` deep.
-    Then :func:`prompt_context` would give an equal dict of the same types, so the mock
-    may read them as they are."""
+    """Whether every value of ``fields`` is JSON data of exact types -- str, int (below
+    :data:`_INT_BOUND`), float, bool, None, and dicts (str keys) and lists of them, at most
+    :data:`_PLAIN_DEPTH` deep.  Then :func:`prompt_context` would give an equal dict of the
+    same types (and the prompt's rendering raises nothing), so the mock may read them as
+    they are."""
     for value in fields.values():
-        if type(value) not in _SCALARS and not _plain(value, _PLAIN_DEPTH):
+        kind = type(value)
+        if kind is int:
+            if not -_INT_BOUND < value < _INT_BOUND:
+                return False
+        elif kind not in _SCALARS and not _plain(value, _PLAIN_DEPTH):
             return False
     return True
 

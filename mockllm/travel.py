@@ -356,6 +356,8 @@ class ProposeTask(Task):
     fields = ("items", "reason")
     optional_fields = ("plain_wording",)
     mock_options = {"tone_noise": tone.TONE_NOISE}
+    #: the mock reads the items and writes a text: plain items go to it as they are (issue 21)
+    mock_reads_fields = True
 
     def parse(self, text: str) -> str:
         return _message(self.id, text)

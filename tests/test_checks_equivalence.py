@@ -156,3 +156,30 @@ def test_willingness_leak_is_its_plain_definition(said, levels, names):
     from mockllm.travel import _willingness_leak
 
     assert _willingness_leak(said, levels, names) == _leak_reference(said, levels, names)
+
+
+def _fitting_reference(words: list, sizes: range) -> range:
+    """checks._fitting_sizes by its definition: the longest run of words each said three
+    times or more (counted with a Counter, walked word by word) bounds the phrase size."""
+    from collections import Counter
+
+    counts = Counter(words)
+    longest = run = 0
+    for w in words:
+        run = run + 1 if counts[w] >= 3 else 0
+        longest = max(longest, run)
+    if longest == 0:
+        return range(0)
+    return range(sizes.start, min(sizes.stop, longest // 3 + 1))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.sampled_from(["a", "b", "c", "d", "to", "them"]), min_size=1, max_size=60), st.integers(1, 7),
+       st.booleans())
+@example(["a", "b", "a", "c", "a", "b", "b", "d", "d"], 7, False)
+def test_fitting_sizes_is_the_counted_run(words, stop, as_bytes):
+    """The phrase sizes kept are those of the counted, word-by-word definition, for str
+    words and for the ASCII path's bytes (runaway asks only about words it has)."""
+    if as_bytes:
+        words = [w.encode("ascii") for w in words]
+    assert checks._fitting_sizes(words, range(1, stop)) == _fitting_reference(words, range(1, stop))
