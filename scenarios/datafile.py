@@ -62,7 +62,7 @@ def _plainly_fine(value: Any) -> bool:
     False otherwise (then :func:`_check_numbers` walks it and names the first fault, if
     any).  One pass without building field paths, as every value of a good file is fine."""
     stack = [value]
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    pop, extend = stack.pop, stack.extend
     while stack:
         v = pop()
         t = type(v)

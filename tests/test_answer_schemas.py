@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from mockllm import schema as S
-from mockllm.backend import Message, takes_schema
+from mockllm.backend import takes_schema
 from mockllm.cassette import RecordingBackend, ReplayBackend
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend

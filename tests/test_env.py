@@ -77,7 +77,7 @@ def _random_scorable(rng):
 
 def _random_dominance(rng):
     from scenarios.restaurants import load_domain
-    from simcore.protocols.dialogue import Accept, AskPreference, Propose, Proposal, StatePreference
+    from simcore.protocols.dialogue import AskPreference, Propose, Proposal, StatePreference
 
     dom = load_domain("restaurants-small-v1")
 

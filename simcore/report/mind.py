@@ -175,7 +175,7 @@ def fig_judge(m: dict) -> str:
         shares = [[j[c].get("win"), j[c].get("loss")] for c in rows]
         return figure(svg.stacked_bars(title, [_words(c) for c in rows], (f"{a} wins", f"{b} wins"), shares),
                       "Table 4 analogue: the rule-based judge's verdicts per Table E16 criterion; E16 asks "
-                      f"for A or B, so equal evidence was settled by a fair coin (the share it decided is in the table).",
+                      "for A or B, so equal evidence was settled by a fair coin (the share it decided is in the table).",
                       "mind-judge") + _judge_table(j, rows, a, b)
     shares = [[j[c].get("win"), j[c].get("tie"), j[c].get("loss")] for c in rows]
     return figure(svg.stacked_bars(title, [_words(c) for c in rows], (f"{a} wins", "tie", f"{b} wins"), shares),
