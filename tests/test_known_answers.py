@@ -22,6 +22,7 @@ from mockllm.adversarial import AdversarialBackend
 from mockllm.cassette import RecordingBackend, ReplayBackend
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
+from tests.mockasks import asks
 from mockllm.tasks import known_key, plain_fields
 from policies.partners import PARTNER_PARAMS, make_partner
 from scenarios.bilateral import load_domain
@@ -118,17 +119,7 @@ CONTEXT = st.fixed_dictionaries({
 
 
 def _asks(fast: bool, contexts, noise: dict, monkeypatch, task=astra.SPEAK):
-    monkeypatch.setattr(mock, "FASTPATH", fast)
-    backend = MockBackend(**noise)
-    client = ModelClient(backend, exchanges=[])
-    rng = np.random.default_rng(3)
-    values = []
-    for ctx in contexts:
-        try:
-            values.append(client.ask(task, rng, fallback=lambda: "fell back", **ctx))
-        except Exception as exc:  # (the template's own fault, e.g. an offer move without an offer)
-            values.append(f"raised {type(exc).__name__}: {exc}")
-    return values, client.stats, client.exchanges, backend.calls
+    return asks(task, fast, contexts, noise, monkeypatch, 3)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

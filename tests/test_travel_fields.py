@@ -17,6 +17,7 @@ from mockllm import client as client_module
 from mockllm import mock
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
+from tests.mockasks import asks
 from mockllm.tasks import plain_fields
 from mockllm.travel import PROPOSE, REASONS, SPEAK
 
@@ -41,17 +42,7 @@ NOISE = ({}, {"exact": True}, {"tone_noise": 0.5})
 
 
 def _asks(fast: bool, contexts, noise: dict, monkeypatch):
-    monkeypatch.setattr(mock, "FASTPATH", fast)
-    backend = MockBackend(**noise)
-    client = ModelClient(backend, exchanges=[])
-    rng = np.random.default_rng(11)
-    values = []
-    for ctx in contexts:
-        try:
-            values.append(client.ask(PROPOSE, rng, fallback=lambda: "fell back", **ctx))
-        except Exception as exc:  # (the template's own fault)
-            values.append(f"raised {type(exc).__name__}: {exc}")
-    return values, client.stats, client.exchanges, backend.calls, repr(rng.bit_generator.state)
+    return asks(PROPOSE, fast, contexts, noise, monkeypatch, 11)
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
