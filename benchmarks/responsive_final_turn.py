@@ -20,8 +20,13 @@ from scenarios.scorable import load_game
 from simcore.protocols.scorable import Settings, play_session
 from simcore.seeding import derive
 
-RESPONSIVE = Settings(aspiration_start=0.594, aspiration_end=0.374, amend_max_issues=2, echo_words=True,
-                      final_aspiration=0.2, acceptance_rule="learnt")
+
+def responsive() -> Settings:
+    """The settings of the scorable.negotiator family's `responsive` member, as registered."""
+    from simcore.studies.scorable import ROLES
+
+    (member,) = [m for r in ROLES if r.id == "scorable.negotiator" for m in r.family if m.name == "responsive"]
+    return Settings(**dict(member.overrides))
 
 
 def main() -> None:
@@ -31,10 +36,8 @@ def main() -> None:
     args = ap.parse_args()
     g = load_game(args.game)
     S = g.deal_scores
-    tau = np.array([p.threshold for p in g.parties])
-    acc = S >= tau[:, None] - 1e-9
-    veto = [i for i, p in enumerate(g.parties) if p.veto]
-    passing = (acc.sum(0) >= g.n_parties - 1) & acc[veto].all(0)
+    passing = g.passing()
+    settings = responsive()
     last = g.turns + 1
     c = dict(sessions=0, passing_near=0, passing_at_level=0, veto_predicted=0, all_predicted=0, passes=0)
 
@@ -52,7 +55,7 @@ def main() -> None:
         return deal, info
 
     for t in range(args.sessions):
-        play_session(g, "base-llm", derive(0, "responsive-final-turn", t), settings=RESPONSIVE, detail=False,
+        play_session(g, "base-llm", derive(0, "responsive-final-turn", t), settings=settings, detail=False,
                      choose={g.p1: chooser})
     print(args.game, c)
 

@@ -172,15 +172,21 @@ class Game:
     def unanimous(self, deal, strict: bool = False) -> bool:
         return all(self.accepts(deal, strict))
 
+    def acceptance(self, strict: bool = False) -> np.ndarray:
+        """(n_parties, n_deals) bool: each party's :meth:`accepts` of every deal of :attr:`deals`."""
+        thr = np.array([p.threshold for p in self.parties])[:, None]
+        return self.deal_scores > thr if strict else self.deal_scores >= thr
+
+    def passing(self, strict: bool = False) -> np.ndarray:
+        """(n_deals,) bool: :meth:`passes` of every deal of :attr:`deals`."""
+        acc = self.acceptance(strict)
+        return (acc.sum(axis=0) >= self.n_parties - 1) & acc[list(self.veto_holders)].all(axis=0)
+
     def counts(self, strict: bool = False) -> dict[str, int]:
         """Number of deals, of passing deals and of unanimous deals."""
-        thr = np.array([p.threshold for p in self.parties])[:, None]
-        acc = self.deal_scores > thr if strict else self.deal_scores >= thr
-        n_acc = acc.sum(axis=0)
-        veto_ok = acc[list(self.veto_holders)].all(axis=0)
-        passing = (n_acc >= self.n_parties - 1) & veto_ok
-        return {"deals": int(acc.shape[1]), "passing": int(passing.sum()),
-                "unanimous": int((n_acc == self.n_parties).sum())}
+        acc = self.acceptance(strict)
+        return {"deals": int(acc.shape[1]), "passing": int(self.passing(strict).sum()),
+                "unanimous": int((acc.sum(axis=0) == self.n_parties).sum())}
 
 
 # ---------------------------------------------------------------------------
