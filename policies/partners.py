@@ -307,10 +307,6 @@ class Partner:
         check reads back as ``outcome``."""
         return self.decide(rnd, round_limit, deadline_warned, on_table)
 
-    def offers_only_intent(self, kind: str, note) -> dict:
-        """The intent :meth:`act` gives the move :meth:`decide` noted."""
-        return self.move_notes(kind, note)[0]
-
     def _counter(self, target: float) -> tuple:
         """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""
         offer = self.pick(target)
