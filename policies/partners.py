@@ -286,9 +286,10 @@ class Partner:
     @property
     def offers_only(self) -> bool:
         """True when :meth:`act` never speaks nor asks anyone: no language client and
-        :attr:`rule_moves`.  Its moves are then :meth:`decide`'s without words, and an
-        alternating-offers protocol may take them from there (simcore.protocols.alternating:
-        the offers-only path)."""
+        :attr:`rule_moves`.  Its moves are then :meth:`decide`'s without words (nobody asks
+        it a question), its stated offer ``domain.state_offer(outcome, role)``, which the
+        protocol's check reads back as ``outcome``; an alternating-offers protocol may
+        take them from there (simcore.protocols.alternating: the offers-only path)."""
         return self.client is None and self.rule_moves
 
     @property
@@ -298,14 +299,6 @@ class Partner:
         so it never is).  An alternating-offers protocol may then take the moves from
         :meth:`decide` and :meth:`say` without observations (the words path)."""
         return self.move_role is None and type(self) is Partner
-
-    def offers_only_turn(self, rnd: int, round_limit: int, deadline_warned: bool,
-                         on_table: Optional[tuple]) -> tuple:
-        """:meth:`act` when :attr:`offers_only`, without an observation or words: :meth:`decide`
-        (with no words nobody asks a question).  With no client :meth:`act` says nothing
-        and its stated offer is ``domain.state_offer(outcome, role)``, which the protocol's
-        check reads back as ``outcome``."""
-        return self.decide(rnd, round_limit, deadline_warned, on_table)
 
     def _counter(self, target: float) -> tuple:
         """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""

@@ -230,9 +230,9 @@ class AlternatingProtocol:
                          run_id: str) -> Episode:
         """:meth:`run` for two offers-only policies (see there): the same rules, turn by
         turn -- the partner opens, the deadline notice, ACCEPT only of the other side's
-        offer on the table -- with each move from ``offers_only_turn(round, round_limit,
-        deadline warned, the other side's offer on the table or None)``, which returns
-        ``(kind, outcome or None, note)``, its intent and hidden part being
+        offer on the table -- with each move from ``decide(round, round_limit, deadline
+        warned, the other side's offer on the table or None)``, which returns ``(kind,
+        outcome or None, note)``, its intent and hidden part being
         ``move_notes(kind, note)`` (made when the transcript is read).  Every offer is one
         of the domain's outcomes, so it is valid (what :meth:`run`'s check of its
         statement would find: ``domain.offers_read_back``); the transcript is kept as a
@@ -249,7 +249,7 @@ class AlternatingProtocol:
                 warned = True
                 log.append(("system", "deadline", None, None, rnd, "", None, ""))
             for role, policy, other in players:
-                kind, offer, note = policy.offers_only_turn(rnd, limit, warned, table if table_by == other else None)
+                kind, offer, note = policy.decide(rnd, limit, warned, table if table_by == other else None)
                 log.append((role, kind, offer, note, rnd, "", None, ""))
                 if kind == "offer":
                     if offer is None:
