@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import pickle
 
 import attrs
 import numpy as np
@@ -241,6 +242,8 @@ def test_the_benchmark_negotiation():
     pv = casino.setup("integrative").partners[0]
     ep = _compare(casino, AlternatingProtocol(round_limit=100), "boulware", "boulware", pv, 0, "default")
     assert ep.status == "agreement"
+    back = pickle.loads(pickle.dumps(ep))  # (the log pickles as its events)
+    assert type(back._events) is tuple and back == ep
 
 
 def test_where_the_words_path_is_taken():
