@@ -282,10 +282,12 @@ class AlternatingProtocol:
         transcript is kept as a log of the moves (:class:`_MovesLog`) and built, event
         for event as :meth:`run` builds it, when first read (``Episode.events``).
 
-        This loop restates :meth:`run`'s turn rules (the round loop, the deadline
-        notice, ACCEPT only of the other side's offer on the table, what a turn puts on
-        the table, the latest turn of the other side that a question is read from):
-        tests/test_words_path.py compares both paths (episodes, transcripts, the
+        This loop restates :meth:`run`'s turn rules (the module docstring's table: the
+        partner opens, the round limit, the deadline notice, ACCEPT only of the other
+        side's offer on the table, what a turn puts on the table -- and, of
+        :meth:`run`'s observation, the other side's latest turn, which a question is
+        read from); ``decide``'s kinds are talk, offer and accept (a partner never walks
+        away).  tests/test_words_path.py compares both paths (episodes, transcripts, the
         partners' state, the generators and the client's counts and records), which is
         what keeps the two equal."""
         log: list[tuple] = []
