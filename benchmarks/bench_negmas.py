@@ -48,24 +48,45 @@ SIMCORE_PACKAGES = ("simcore", "policies", "mockllm", "scenarios")
 DOMAIN_MEMOS = {"policies.lp": ("_SPACES",), "policies.partners": ("_RANKED",)}
 
 
-def clear_simcore_caches() -> int:
-    """Empty every cache simcore keeps between negotiations; returns how many were cleared.
-
-    ``functools`` caches (``cache_clear``), the module-level memo dicts whose names say
-    they are caches and those of :data:`DOMAIN_MEMOS`; a new domain object (``load_domain``
-    is among the ``functools`` caches) also starts with empty ``cached_property`` tables."""
-    n = 0
+def find_simcore_caches() -> list:
+    """Every cache simcore keeps between negotiations, as ``(kind, object)``: ``functools``
+    caches, the module-level memo dicts whose names say they are caches and those of
+    :data:`DOMAIN_MEMOS`; a new domain object (``load_domain`` is among the ``functools``
+    caches) also starts with empty ``cached_property`` tables."""
+    found = []
     for name, module in list(sys.modules.items()):
         if module is None or name.split(".")[0] not in SIMCORE_PACKAGES:
             continue
         memos = DOMAIN_MEMOS.get(name, ())
         for attr, value in list(vars(module).items()):
             if isinstance(value, functools._lru_cache_wrapper):
-                value.cache_clear()
-                n += 1
-            elif isinstance(value, dict) and ("CACHE" in attr.upper() or attr in ("_SAID",) or attr in memos) and value:
-                value.clear()
-                n += 1
+                found.append(("lru", value))
+            elif isinstance(value, dict) and ("CACHE" in attr.upper() or attr in ("_SAID",) or attr in memos):
+                found.append(("dict", value))
+    return found
+
+
+#: the caches found by the last scan and how many modules were loaded then: the scan of
+#: ``sys.modules`` (about 0.4 ms) is the harness's own work, not simcore's, so it is made
+#: again only when a module was loaded since; the clearing itself is timed with the
+#: negotiation (until 2026-11-27, evening, every negotiation was charged a scan too)
+_FOUND: tuple = (-1, [])
+
+
+def clear_simcore_caches() -> int:
+    """Empty every cache simcore keeps between negotiations (:func:`find_simcore_caches`);
+    returns how many were cleared."""
+    global _FOUND
+    if _FOUND[0] != len(sys.modules):
+        _FOUND = (len(sys.modules), find_simcore_caches())
+    n = 0
+    for kind, value in _FOUND[1]:
+        if kind == "lru":
+            value.cache_clear()
+            n += 1
+        elif value:
+            value.clear()
+            n += 1
     return n
 
 

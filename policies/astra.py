@@ -124,8 +124,15 @@ def speak(client, rng, role, mode, stated=None, tactic=None, mention=None, warni
     that way (benchmarks/bench_negmas.py)."""
     if client is None:
         return "", stated
-    ctx = dict(role=role, mode=mode, offer=stated, tactic=tactic, mention=mention, warning=bool(warning))
-    return client.ask(lang.SPEAK, rng, fallback=lambda: (lang.SPEAK.render(ctx, stated), stated), **ctx)
+    warning = bool(warning)
+
+    def template():  # the fallback: the template's words, the offer as decided (its context built only then)
+        ctx = dict(role=role, mode=mode, offer=stated, tactic=tactic, mention=mention, warning=warning)
+        return lang.SPEAK.render(ctx, stated), stated
+
+    # (the context as keywords: built once, where a dict passed as **ctx would be built twice)
+    return client.ask(lang.SPEAK, rng, fallback=template, role=role, mode=mode, offer=stated, tactic=tactic,
+                      mention=mention, warning=warning)
 
 
 class AstraAgent:

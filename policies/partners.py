@@ -194,100 +194,111 @@ class Partner:
 
     # --- the turn ------------------------------------------------------------
     def act(self, obs: Observation) -> Action:
-        d = self.domain
-        if not self.greeted:
-            self.greeted = True
-            text, _ = speak(self.client, self.rng, self.role, "greet")
-            return Action("talk", text, None, {"mode": "greet"})
-        last = obs.last(self.other)
-        if last is not None and last.kind == "talk" and "priority?" in last.text:
-            question = "lowest" if "lowest" in last.text else "highest"
-            text = self.client.ask(lang.ANSWER, self.rng,
-                                   fallback=lambda: lang.ANSWER.render(question, list(self.order)),
-                                   question=question, order=list(self.order))
-            # the order it answered from goes in the hidden part (the transcript's record of what the
-            # answer meant; simcore.noise marks an unclear or misread answer by it)
-            return Action("talk", text, None, {"mode": "answer", "question": question},
-                          {"order": list(self.order)})
+        """The turn: :meth:`decide` the move by the rules, then :meth:`say` it."""
         table = obs.table
-        target = self.aspiration(obs)
         on_table = table.offer if table is not None and table.speaker == self.other else None
-        if on_table is not None:
-            own = self.own_score(on_table)
-            level = self.accept_level(obs, target)
-            accept = own >= level - 1e-9
-        else:
-            accept = False
-        offer = None if accept else self._counter(target)
+        last = obs.last(self.other)
+        question = self.question_in(last.text) if last is not None and last.kind == "talk" else None
         hidden = {}
-        if self.move_role is not None:  # the astra.partner role on a backend; the rule above as fallback
-            offer = self.move_role.choose(self, obs, on_table, offer)
-            accept = offer is None
-            taken = getattr(self.move_role, "notes", None)
+        role = self.move_role  # the astra.partner role on a backend, the rule's move as its fallback (or None)
+        choose = None if role is None else (lambda on_table, offer: role.choose(self, obs, on_table, offer))
+        kind, offer, note = self.decide(obs.round, obs.round_limit, obs.deadline_warned, on_table, question, choose)
+        if role is not None and kind != "talk":  # (asked: decide consulted the role)
+            taken = getattr(role, "notes", None)
             if taken:  # the model's exchange, for the step-through (mockllm.exchanges)
                 hidden["model_decisions"] = list(taken)
                 taken.clear()
-        if accept:
-            text, _ = speak(self.client, self.rng, self.role, "accept")
-            return Action("accept", text, None, {"mode": "accept", "own_score": own, "level": level}, hidden)
-        self.my_offers.append(offer)
-        self._concede()
-        mention = self.order[0] if self.p.mention and len(self.my_offers) == 1 else None
-        stated = d.state_offer(offer, self.role)
-        text, stated_back = speak(self.client, self.rng, self.role, "offer", stated, None, mention)
-        return Action("offer", text, stated_back, {"mode": "offer", "target": round(target, 4)}, hidden)
+        text, stated = self.say(kind, offer, note)
+        intent, own_hidden = self.move_notes(kind, note)
+        return Action(kind, text, stated, intent, {**own_hidden, **hidden})
 
-    # --- offers only -----------------------------------------------------------
-    @property
-    def offers_only(self) -> bool:
-        """True when :meth:`act` never speaks nor asks anyone: no language client, no
-        model in the astra.partner role, and this class's own rules.  Its moves are
-        then :meth:`offers_only_turn`'s, and an alternating-offers protocol may take them
-        from there (simcore.protocols.alternating: the offers-only path).  (A subclass may
-        change any rule, so it is never offers-only.)"""
-        return self.client is None and self.move_role is None and type(self) is Partner
+    @staticmethod
+    def question_in(text: str) -> Optional[str]:
+        """The preference question the other side's talk turn ``text`` asks ("highest" or
+        "lowest"), or None: the partner answers a turn that asks about a "priority?"."""
+        if "priority?" in text:
+            return "lowest" if "lowest" in text else "highest"
+        return None
 
-    def offers_only_turn(self, rnd: int, round_limit: int, deadline_warned: bool,
-                         on_table: Optional[tuple]) -> tuple:
-        """:meth:`act` when :attr:`offers_only`, without an observation or words:
-        ``(kind, outcome or None, note)`` -- the Action's kind, the outcome its stated offer
-        means, and what :meth:`offers_only_intent` makes the Action's intent from (when the
-        transcript is read).  ``on_table``: the other side's offer on the table, if any.
-        (With no client :meth:`act` says nothing and its stated offer is
-        ``domain.state_offer(outcome, role)``, which the protocol's check reads back as
-        ``outcome``; never asked a question: the other side says nothing either.)  The
-        same state changes as :meth:`act` (tested against it, tests/test_offers_only.py)."""
+    def decide(self, rnd: int, round_limit: int, deadline_warned: bool, on_table: Optional[tuple],
+               question: Optional[str] = None, choose=None) -> tuple:
+        """The partner's rules (the module docstring's table): its move in round ``rnd``
+        as ``(kind, outcome or None, note)`` -- ``("talk", None, None)`` the greeting,
+        ``("talk", None, question)`` the answer to the other side's preference question,
+        ``("accept", None, (own score, level))``, ``("offer", outcome, target)``.
+        ``on_table``: the other side's offer on the table, if any; ``choose``: the
+        astra.partner role's ``(on_table, the rule's offer or None) -> offer or None``
+        (None: accept).  The one place of the rules: :meth:`act` says the move
+        (:meth:`say`), the offers-only and the words paths of
+        :class:`~simcore.protocols.alternating.AlternatingProtocol` take it from here."""
         if not self.greeted:
             self.greeted = True
             return "talk", None, None
-        p = self.p
+        if question is not None:
+            return "talk", None, question
         target = self._aspiration(rnd, round_limit)
+        own = level = None
+        accept = False
         if on_table is not None:
             own = self.own_score(on_table)
-            level = target if p.exponent is not None else self._accept_level(deadline_warned, target)
-            if own >= level - 1e-9:
-                return "accept", None, (own, level)
-        if p.repeat_limit is not None:
-            offer = self._counter(target)
-        elif self._ranked is not None:  # (pick, its ranking built: the lowest own score >= target)
-            scores, outs = self._ranked
-            k = bisect.bisect_left(scores, target - 1e-9)
-            offer = outs[k] if k < len(outs) else self.pick(target)
-        else:
-            offer = self.pick(target)  # (_counter without a repeat limit)
+            level = self._accept_level(deadline_warned, target)
+            accept = own >= level - 1e-9
+        offer = None if accept else self._counter(target)
+        if choose is not None:
+            offer = choose(on_table, offer)
+            accept = offer is None
+        if accept:
+            return "accept", None, (own, level)
         self.my_offers.append(offer)
-        if p.exponent is None:  # (_concede: the time-based partners never concede by offers)
-            self._concede()
+        self._concede()
         return "offer", offer, target
 
-    @staticmethod
-    def offers_only_intent(kind: str, note) -> dict:
-        """The intent :meth:`act` gives the move :meth:`offers_only_turn` noted."""
-        if kind == "offer":
-            return {"mode": "offer", "target": round(note, 4)}
+    def say(self, kind: str, offer: Optional[tuple], note) -> tuple:
+        """The words of a move :meth:`decide` made, through the language layer: ``(text,
+        the offer as stated or None)`` (the same asks, in the same order, as :meth:`act`)."""
+        if kind == "talk":
+            if note is None:
+                return speak(self.client, self.rng, self.role, "greet")[0], None
+            order = self.order
+            text = self.client.ask(lang.ANSWER, self.rng,
+                                   fallback=lambda: lang.ANSWER.render(note, list(order)),
+                                   question=note, order=list(order))
+            return text, None
         if kind == "accept":
-            return {"mode": "accept", "own_score": note[0], "level": note[1]}
-        return {"mode": "greet"}
+            return speak(self.client, self.rng, self.role, "accept")[0], None
+        mention = self.order[0] if self.p.mention and len(self.my_offers) == 1 else None
+        return speak(self.client, self.rng, self.role, "offer", self.domain.state_offer(offer, self.role),
+                     None, mention)
+
+    def move_notes(self, kind: str, note) -> tuple[dict, dict]:
+        """The intent and the hidden part of the move :meth:`decide` noted, as :meth:`act`
+        gives them (an answer's hidden part: the order it answered from, the transcript's
+        record of what the answer meant; simcore.noise marks an unclear or misread answer by it)."""
+        if kind == "offer":
+            return {"mode": "offer", "target": round(note, 4)}, {}
+        if kind == "accept":
+            return {"mode": "accept", "own_score": note[0], "level": note[1]}, {}
+        if note is None:
+            return {"mode": "greet"}, {}
+        return {"mode": "answer", "question": note}, {"order": list(self.order)}
+
+    # --- without the full protocol ------------------------------------------------
+    @property
+    def offers_only(self) -> bool:
+        """True when :meth:`act` never speaks nor asks anyone: no language client and
+        :attr:`rule_moves`.  Its moves are then :meth:`decide`'s without words (nobody asks
+        it a question), its stated offer ``domain.state_offer(outcome, role)``, which the
+        protocol's check reads back as ``outcome``; an alternating-offers protocol may
+        take them from there (simcore.protocols.alternating: the offers-only path)."""
+        return self.client is None and self.rule_moves
+
+    @property
+    def rule_moves(self) -> bool:
+        """True when :meth:`act` is :meth:`decide` then :meth:`say`: no model in the
+        astra.partner role, and this class's own rules (a subclass may change any rule,
+        so it never is).  An alternating-offers protocol may then take the moves from
+        :meth:`decide` and :meth:`say` without observations (the words path)."""
+        return self.move_role is None and type(self) is Partner
 
     def _counter(self, target: float) -> tuple:
         """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""

@@ -16,7 +16,7 @@ import numpy as np
 from mockllm import astra as lang
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
-from policies.astra import AstraAgent, speak
+from policies.astra import speak
 from scenarios.bilateral import load_domain
 from simcore.protocols.alternating import Action, AlternatingProtocol
 from simcore.registry import make

@@ -12,7 +12,7 @@ from policies.dominance_state import total_order
 from scenarios.restaurants import load_domain
 from simcore.cli import cli
 from simcore.metrics.dominance import count_dialogue
-from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Propose, Proposal, Quit, Reject,
+from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Propose, Proposal,
                                         StatePreference, run_dialogue)
 from simcore.registry import describe_params, make, register, resolve, spec_params, unregister
 
@@ -214,8 +214,6 @@ def test_scorable_base_llm_description_matches_the_code():
     """The registry used to describe Base-LLM as "echoing their last public deal" while the
     code counted all of j's deals; the seed's sec. 2 ("the history of d_t") supports the
     code.  The description now says so, and the last-deal reading is a real option."""
-    import numpy as np
-
     from policies.scorable import echo_estimate
     from scenarios.scorable import load_game
     from simcore.protocols.scorable import Settings, play_session

@@ -4,7 +4,6 @@ marks them; the report's step-throughs prefer a negotiation without any and mark
 
 from __future__ import annotations
 
-import json
 
 from simcore import noise
 from simcore.transcript import read_jsonl, runs

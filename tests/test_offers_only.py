@@ -19,7 +19,7 @@ import pytest
 from policies.lp import Space
 from policies.partners import PARTNER_PARAMS, Partner, make_partner
 from scenarios.bilateral import Domain, Issue, Valuation, load_domain
-from simcore.protocols.alternating import Action, AlternatingProtocol, _OffersLog
+from simcore.protocols.alternating import Action, AlternatingProtocol, _MovesLog
 
 DOMAINS = ("casino-v1", "research-allocation-v1")
 KINDS = tuple(PARTNER_PARAMS)
@@ -48,7 +48,7 @@ def _state(p: Partner):
 def _both(domain, proto, kind_a, kind_b, pv, seed):
     a, b = _pair(domain, kind_a, kind_b, pv, seed)
     fast = proto.run(domain, a, b, domain.agent, pv, f"t/{seed}")
-    assert type(fast._events) is _OffersLog  # (the offers-only path was taken)
+    assert type(fast._events) is _MovesLog and fast._events.path == "offers only"  # (the offers-only path)
     a2, b2 = _pair(domain, kind_a, kind_b, pv, seed)
     full = proto.run(domain, FullPath(a2), FullPath(b2), domain.agent, pv, f"t/{seed}")
     assert type(full._events) is tuple
@@ -123,21 +123,22 @@ def test_the_full_path_where_it_is_needed():
     proto = AlternatingProtocol(round_limit=10)
 
     def path(a, b, domain=casino):
-        return type(proto.run(domain, a, b, domain.agent, pv, "p")._events).__name__
+        events = proto.run(domain, a, b, domain.agent, pv, "p")._events
+        return events.path if type(events) is _MovesLog else type(events).__name__
 
     a, b = _pair(casino, "boulware", "boulware", pv, 0)
-    assert path(a, b) == "_OffersLog"
-    # words: a language client
+    assert path(a, b) == "offers only"
+    # words: a language client (the words path, tests/test_words_path.py)
     from mockllm.client import ModelClient
     from mockllm.mock import MockBackend
     client = ModelClient(MockBackend())
     a = make_partner("boulware", casino, casino.agent, client, np.random.default_rng(0), side="agent")
     b = make_partner("boulware", casino, pv, None, np.random.default_rng(1))
-    assert path(a, b) == "tuple"
+    assert path(a, b) == "words"
     # a model in the astra.partner role
     a, b = _pair(casino, "boulware", "boulware", pv, 0)
     b.move_role = object()
-    assert not b.offers_only
+    assert not b.offers_only and not b.rule_moves
     # a subclass (its rules may differ)
 
     class Sub(Partner):
@@ -330,7 +331,7 @@ def test_offers_only_path_is_the_full_path_property(did, kind_a, kind_b, over_a,
 
     a, b = pair()
     fast = proto.run(domain, a, b, domain.agent, pv, f"h/{seed}")
-    assert type(fast._events) is _OffersLog
+    assert type(fast._events) is _MovesLog and fast._events.path == "offers only"
     a2, b2 = pair()
     full = proto.run(domain, FullPath(a2), FullPath(b2), domain.agent, pv, f"h/{seed}")
     _same(fast, full)

@@ -98,8 +98,8 @@ def _built(events) -> tuple:
 
 @attrs.frozen
 class Episode:
-    """One negotiation's result.  ``events``: its transcript; the offers-only path hands a
-    log the transcript's events are built from on first access (the same events)."""
+    """One negotiation's result.  ``events``: its transcript; the offers-only and the words
+    paths hand a log the transcript's events are built from on first access (the same events)."""
 
     _events: Any = attrs.field(alias="events", eq=_built, repr=lambda ev: repr(_built(ev)))
     status: str  # "agreement" | "walk_away" | "no_agreement"
@@ -140,15 +140,24 @@ class AlternatingProtocol:
             run_id: str) -> Episode:
         """Play one negotiation; ``agent``/``partner`` are policies with ``act(obs)``.
 
-        When both are offers-only policies (``offers_only`` true: they neither speak nor
-        read words, e.g. two Boulware partners without a language client) in their own
-        seats on this very domain, the moves are taken from their ``offers_only_turn`` (and
-        ``offers_only_intent``) on the offers-only path (:meth:`_run_offers_only`): the same episode and transcript,
-        without stating each offer as a dict and checking it back."""
-        if (getattr(agent, "offers_only", False) is True and getattr(partner, "offers_only", False) is True
+        Two shortcuts give the same episode and transcript (each compared with this full
+        path by its test), for two rule-based partners (``rule_moves`` true:
+        :class:`policies.partners.Partner` itself, no model in its astra.partner role,
+        whose ``act`` is its ``decide`` then its ``say``) in their own seats on this very
+        domain:
+
+        * both without a language client (``offers_only``: they neither speak nor read
+          words, e.g. two Boulware partners), on a domain whose statements read back:
+          the offers-only path (:meth:`_run_offers_only`), without stating each offer as
+          a dict and checking it back;
+        * otherwise (any clients): the words path (:meth:`_run_words`), without an
+          Observation, an Action, a Turn and an Event per turn."""
+        if (getattr(agent, "rule_moves", False) is True and getattr(partner, "rule_moves", False) is True
                 and agent.role == "agent" and partner.role == "partner"
-                and agent.domain is domain and partner.domain is domain and domain.offers_read_back):
-            return self._run_offers_only(domain, agent, partner, agent_values, partner_values, run_id)
+                and agent.domain is domain and partner.domain is domain):
+            if agent.offers_only and partner.offers_only and domain.offers_read_back:
+                return self._run_offers_only(domain, agent, partner, agent_values, partner_values, run_id)
+            return self._run_words(domain, agent, partner, agent_values, partner_values, run_id)
         events: list[Event] = []
         history: list[Turn] = []
         warned = False
@@ -189,24 +198,14 @@ class AlternatingProtocol:
                          hidden=action.hidden)
                     return self._end(domain, events, emit, "walk_away", None, agent_values,
                                      partner_values, rnd, role, invalid)
-                offer, reason = None, ""
-                if action.stated is not None:
-                    reason = _shape_fault(action.stated)
-                    if not reason:
-                        try:
-                            offer = domain.check_offer(action.stated, role)
-                        except IllegalOffer as exc:
-                            reason = str(exc)
-                elif action.kind == "offer":  # the offer is as the model stated it: its fault
-                    reason = "the offer move states no offer"
+                offer, reason = _read_offer(domain, action.stated, role, action.kind)
                 hidden = dict(action.hidden)
                 if offer is not None:
                     _put_offer(domain, offer, intent, hidden, agent_scores, partner_scores)
                 emit(role, intent.get("mode", action.kind), rnd, action.text, intent, hidden)
                 if reason:
                     invalid += 1
-                    emit(speaker="system", phase="invalid", round=rnd, text=f"{role}'s offer rejected: {reason}",
-                         intent={"player": role, "reason": reason, "stated": action.stated})
+                    emit(**_invalid_event(role, rnd, reason, action.stated))
                 history.append(Turn(role, "offer" if offer is not None else action.kind, action.text,
                                     offer, reason, rnd))
         return self._end(domain, events, emit, "no_agreement", None, agent_values, partner_values,
@@ -231,16 +230,16 @@ class AlternatingProtocol:
                          run_id: str) -> Episode:
         """:meth:`run` for two offers-only policies (see there): the same rules, turn by
         turn -- the partner opens, the deadline notice, ACCEPT only of the other side's
-        offer on the table -- with each move from ``offers_only_turn(round, round_limit,
-        deadline warned, the other side's offer on the table or None)``, which returns
-        ``(kind, outcome or None, note)``, its intent being ``offers_only_intent(kind, note)``
-        (made when the transcript is read).  Every offer is one of the domain's outcomes,
-        so it is valid (what :meth:`run`'s check of its statement would find:
-        ``domain.offers_read_back``); the transcript is kept as a log of the moves and
-        built, event for event as :meth:`run` builds it, when first read
-        (``Episode.events``).  tests/test_offers_only.py compares both paths."""
+        offer on the table -- with each move from ``decide(round, round_limit, deadline
+        warned, the other side's offer on the table or None)``, which returns ``(kind,
+        outcome or None, note)``, its intent and hidden part being
+        ``move_notes(kind, note)`` (made when the transcript is read).  Every offer is one
+        of the domain's outcomes, so it is valid (what :meth:`run`'s check of its
+        statement would find: ``domain.offers_read_back``); the transcript is kept as a
+        log of the moves (:class:`_MovesLog`) and built, event for event as :meth:`run`
+        builds it, when first read (``Episode.events``).  tests/test_offers_only.py
+        compares both paths."""
         log: list[tuple] = []
-        intents = {"agent": agent.offers_only_intent, "partner": partner.offers_only_intent}
         warned = False
         table, table_by = None, ""  # the latest offer and who made it
         limit, warn = self.round_limit, self.warn_rounds
@@ -248,10 +247,10 @@ class AlternatingProtocol:
         for rnd in range(1, limit + 1):
             if not warned and warn and limit - rnd + 1 == warn:
                 warned = True
-                log.append(("system", "deadline", None, None, rnd))
+                log.append(("system", "deadline", None, None, rnd, "", None, ""))
             for role, policy, other in players:
-                kind, offer, note = policy.offers_only_turn(rnd, limit, warned, table if table_by == other else None)
-                log.append((role, kind, offer, note, rnd))
+                kind, offer, note = policy.decide(rnd, limit, warned, table if table_by == other else None)
+                log.append((role, kind, offer, note, rnd, "", None, ""))
                 if kind == "offer":
                     if offer is None:
                         raise IllegalMove("an offers-only offer must name an outcome",
@@ -261,19 +260,99 @@ class AlternatingProtocol:
                     if table_by != other:
                         raise IllegalMove("ACCEPT is legal only with an offer of the other side on the table",
                                           policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
-                    return self._end_offers_only(domain, log, run_id, "agreement", table, agent_values,
-                                                 partner_values, rnd, intents)
+                    return self._end_log("offers only", domain, log, run_id, "agreement", table, agent_values,
+                                         partner_values, rnd, agent, partner, 0)
                 elif kind != "talk":
                     raise IllegalMove(f"an offers-only move is talk, offer or accept, not {kind!r}",
                                       policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
-        return self._end_offers_only(domain, log, run_id, "no_agreement", None, agent_values, partner_values,
-                                     limit, intents)
+        return self._end_log("offers only", domain, log, run_id, "no_agreement", None, agent_values,
+                             partner_values, limit, agent, partner, 0)
 
-    def _end_offers_only(self, domain, log, run_id, status, outcome, av, pv, rnd, intents) -> Episode:
+    def _run_words(self, domain, agent, partner, agent_values: Valuation, partner_values: Valuation,
+                   run_id: str) -> Episode:
+        """:meth:`run` for two rule-based partners with words (see there): each move is
+        ``decide(round, round_limit, deadline warned, the other side's offer on the
+        table or None, the question the other side's latest talk turn asks or None)``
+        -- ``(kind, outcome or None, note)``, the rules :meth:`Partner.act
+        <policies.partners.Partner.act>` follows -- and its words ``say(kind, outcome,
+        note)`` -> ``(text, the offer as stated or None)``: the same asks of the
+        language client, in the same order, with the same draws, as ``act``.  The
+        stated offer is read as :meth:`run` reads it (:func:`_read_offer`: an
+        over-specified one is an invalid move, counted, its words standing); the
+        transcript is kept as a log of the moves (:class:`_MovesLog`) and built, event
+        for event as :meth:`run` builds it, when first read (``Episode.events``).
+
+        This loop restates :meth:`run`'s turn rules (the module docstring's table: the
+        partner opens, the round limit, the deadline notice, ACCEPT only of the other
+        side's offer on the table, what a turn puts on the table -- and, of
+        :meth:`run`'s observation, the other side's latest turn, which a question is
+        read from); ``decide``'s kinds are talk, offer and accept (a partner never walks
+        away).  tests/test_words_path.py compares both paths (episodes, transcripts, the
+        partners' state, the generators and the client's counts and records), which is
+        what keeps the two equal."""
+        log: list[tuple] = []
+        warned = False
+        table, table_by = None, ""  # the latest valid offer and who made it
+        talk = {"agent": None, "partner": None}  # each side's latest turn's words when it was a talk turn
+        invalid = 0
+        limit, warn = self.round_limit, self.warn_rounds
+        players = (("partner", partner, "agent"), ("agent", agent, "partner"))
+        for rnd in range(1, limit + 1):
+            if not warned and warn and limit - rnd + 1 == warn:
+                warned = True
+                log.append(("system", "deadline", None, None, rnd, "", None, ""))
+            for role, policy, other in players:
+                said = talk[other]
+                kind, outcome, note = policy.decide(rnd, limit, warned, table if table_by == other else None,
+                                                    None if said is None else policy.question_in(said))
+                text, stated = policy.say(kind, outcome, note)
+                if kind == "accept":
+                    if table_by != other:
+                        raise IllegalMove("ACCEPT is legal only with an offer of the other side on the table",
+                                          policy=f"{type(policy).__name__} ({role})", move=(kind, outcome, note))
+                    log.append((role, kind, None, note, rnd, text, None, ""))
+                    return self._end_log("words", domain, log, run_id, "agreement", table, agent_values,
+                                         partner_values, rnd, agent, partner, invalid)
+                offer, reason = _read_offer(domain, stated, role, kind)
+                log.append((role, kind, offer, note, rnd, text, stated, reason))
+                if reason:
+                    invalid += 1
+                if offer is not None:
+                    table, table_by = offer, role
+                talk[role] = text if kind == "talk" and offer is None else None  # (the turn's kind in the history)
+        return self._end_log("words", domain, log, run_id, "no_agreement", None, agent_values,
+                             partner_values, limit, agent, partner, invalid)
+
+    def _end_log(self, path, domain, log, run_id, status, outcome, av, pv, rnd, agent, partner,
+                 invalid) -> Episode:
+        """The episode of the offers-only and the words paths (``path``), its transcript a :class:`_MovesLog`."""
         sa, sp = self._scores(domain, outcome, av, pv)
-        log.append(("system", "end", (status, outcome, sa, sp), None, rnd))
-        return Episode(_OffersLog(run_id, domain, av, pv, self._notice(), log, intents),
-                       status, outcome, sa, sp, rnd, "", 0)
+        log.append(("system", "end", (status, outcome, sa, sp, invalid), None, rnd, "", None, ""))
+        notes = {"agent": agent.move_notes, "partner": partner.move_notes}
+        return Episode(_MovesLog(path, run_id, domain, av, pv, self._notice(), log, notes),
+                       status, outcome, sa, sp, rnd, "", invalid)
+
+
+def _read_offer(domain, stated, role: str, kind: str) -> tuple:
+    """``(the outcome, "")`` of a turn's stated offer, or ``(None, why it is rejected)``;
+    ``(None, "")`` for a turn that states none and is no offer move (the module docstring's rules)."""
+    if stated is not None:
+        reason = _shape_fault(stated)
+        if reason:
+            return None, reason
+        try:
+            return domain.check_offer(stated, role), ""
+        except IllegalOffer as exc:
+            return None, str(exc)
+    if kind == "offer":  # the offer is as the model stated it: its fault
+        return None, "the offer move states no offer"
+    return None, ""
+
+
+def _invalid_event(role: str, rnd: int, reason: str, stated) -> dict:
+    """The ``invalid`` event's fields (``emit``'s keywords) of a rejected stated offer."""
+    return dict(speaker="system", phase="invalid", round=rnd, text=f"{role}'s offer rejected: {reason}",
+                intent={"player": role, "reason": reason, "stated": stated})
 
 
 def _put_offer(domain, offer, intent: dict, hidden: dict, agent_scores, partner_scores) -> None:
@@ -294,16 +373,20 @@ def _end_event(domain, status, outcome, rnd, walked_by, invalid, sa, sp) -> dict
                 hidden={"agent_score": sa, "partner_score": sp, "invalid_moves": invalid})
 
 
-class _OffersLog:
-    """The offers-only path's record of a negotiation; :meth:`build` makes its transcript
-    events exactly as :meth:`AlternatingProtocol.run` emits them."""
+class _MovesLog:
+    """The offers-only and the words paths' record of a negotiation: one entry per move,
+    ``(speaker, kind, outcome on the table or None, note, round, text, stated offer,
+    reason it was rejected or "")``, and the notice and the end as ``system`` entries;
+    :meth:`build` makes its transcript events exactly as :meth:`AlternatingProtocol.run`
+    emits them."""
 
-    __slots__ = ("run_id", "domain", "agent_values", "partner_values", "notice", "log", "intents")
+    __slots__ = ("path", "run_id", "domain", "agent_values", "partner_values", "notice", "log", "notes")
 
-    def __init__(self, run_id, domain, agent_values, partner_values, notice, log, intents):
+    def __init__(self, path, run_id, domain, agent_values, partner_values, notice, log, notes):
+        self.path = path  # "offers only" or "words": the path that kept it
         self.run_id, self.domain, self.notice, self.log = run_id, domain, notice, log
         self.agent_values, self.partner_values = agent_values, partner_values
-        self.intents = intents  # {seat: its policy's offers_only_intent}
+        self.notes = notes  # {seat: its policy's move_notes, (kind, note) -> (intent, hidden)}
 
     def build(self) -> tuple[Event, ...]:
         d, run_id = self.domain, self.run_id
@@ -315,22 +398,23 @@ class _OffersLog:
             events.append(Event(run_id, len(events), speaker, phase, round, None,
                                 {} if intent is None else intent, text, {}, {} if hidden is None else hidden))
 
-        for speaker, kind, offer, note, rnd in self.log:
+        for speaker, kind, offer, note, rnd, text, stated, reason in self.log:
             if speaker == "system":
                 if kind == "deadline":
                     emit(speaker="system", phase="deadline", round=rnd, text=self.notice)
-                else:  # the end: offer holds (status, outcome, agent score, partner score)
-                    status, outcome, sa, sp = offer
-                    emit(**_end_event(d, status, outcome, rnd, "", 0, sa, sp))
+                else:  # the end: offer holds (status, outcome, agent score, partner score, invalid moves)
+                    status, outcome, sa, sp, invalid = offer
+                    emit(**_end_event(d, status, outcome, rnd, "", invalid, sa, sp))
                 continue
-            intent = self.intents[speaker](kind, note)
+            intent, hidden = self.notes[speaker](kind, note)
             if kind == "accept":
-                emit(speaker=speaker, phase="accept", round=rnd, intent=intent, text="", hidden={})
-            else:
-                hidden = {}
-                if offer is not None:
-                    _put_offer(d, offer, intent, hidden, agent_scores, partner_scores)
-                emit(speaker, intent.get("mode", kind), rnd, "", intent, hidden)
+                emit(speaker=speaker, phase="accept", round=rnd, intent=intent, text=text, hidden=hidden)
+                continue
+            if offer is not None:
+                _put_offer(d, offer, intent, hidden, agent_scores, partner_scores)
+            emit(speaker, intent.get("mode", kind), rnd, text, intent, hidden)
+            if reason:
+                emit(**_invalid_event(speaker, rnd, reason, stated))
         return tuple(events)
 
     def __reduce__(self):  # (pickled as the events themselves)
