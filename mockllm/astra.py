@@ -253,10 +253,15 @@ class SpeakTask(Task):
             raise ParseError(self.id, "an offer move must state its offer", text)
         for key in offer:
             checks.one_of(self.id, "offer part", key, ("self", "other", "shared"), text)
+        known = None
         for side in ("self", "other"):
             units = checks.mapping(self.id, f"'offer.{side}'", offer.get(side), text, optional=True)
-            known = tuple(meant.get("self", {})) + tuple(n for n in meant.get("other", {}) if n not in meant.get("self", {}))
+            if known is None:  # the move's items (the same for both sides: read once, where it was read first)
+                known = tuple(meant.get("self", {})) + tuple(n for n in meant.get("other", {})
+                                                             if n not in meant.get("self", {}))
             for name, n in units.items():
+                if type(n) is int and n >= 0 and type(name) is str and name in known:
+                    continue  # what the two checks below pass, told without their calls (issue 21)
                 checks.one_of(self.id, "item", name, known, text)
                 checks.whole(self.id, f"units of {name}", n, text, lo=0)
         shared = checks.mapping(self.id, "'offer.shared'", offer.get("shared"), text, optional=True)
