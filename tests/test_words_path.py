@@ -11,7 +11,7 @@ another valid offer than the one decided, unreadable answers).
 
 The full path is taken by putting the same partners behind a wrapper that only has
 ``act``; the words path restates the full path's turn rules, and this comparison is
-what keeps the two equal (simcore.protocols.alternating, ``_run_words``)."""
+what keeps the two equal (simcore.protocols.alternating, ``_run_moves``)."""
 
 from __future__ import annotations
 

@@ -148,16 +148,14 @@ class AlternatingProtocol:
 
         * both without a language client (``offers_only``: they neither speak nor read
           words, e.g. two Boulware partners), on a domain whose statements read back:
-          the offers-only path (:meth:`_run_offers_only`), without stating each offer as
-          a dict and checking it back;
-        * otherwise (any clients): the words path (:meth:`_run_words`), without an
-          Observation, an Action, a Turn and an Event per turn."""
+          the offers-only path, without stating each offer as a dict and checking it back;
+        * otherwise (any clients): the words path, without an Observation, an Action, a
+          Turn and an Event per turn (both: :meth:`_run_moves`)."""
         if (getattr(agent, "rule_moves", False) is True and getattr(partner, "rule_moves", False) is True
                 and agent.role == "agent" and partner.role == "partner"
                 and agent.domain is domain and partner.domain is domain):
-            if agent.offers_only and partner.offers_only and domain.offers_read_back:
-                return self._run_offers_only(domain, agent, partner, agent_values, partner_values, run_id)
-            return self._run_words(domain, agent, partner, agent_values, partner_values, run_id)
+            words = not (agent.offers_only and partner.offers_only and domain.offers_read_back)
+            return self._run_moves(domain, agent, partner, agent_values, partner_values, run_id, words)
         events: list[Event] = []
         history: list[Turn] = []
         warned = False
@@ -226,70 +224,37 @@ class AlternatingProtocol:
         emit(**_end_event(domain, status, outcome, rnd, walked_by, invalid, sa, sp))
         return Episode(tuple(events), status, outcome, sa, sp, rnd, walked_by, invalid)
 
-    def _run_offers_only(self, domain, agent, partner, agent_values: Valuation, partner_values: Valuation,
-                         run_id: str) -> Episode:
-        """:meth:`run` for two offers-only policies (see there): the same rules, turn by
-        turn -- the partner opens, the deadline notice, ACCEPT only of the other side's
-        offer on the table -- with each move from ``decide(round, round_limit, deadline
-        warned, the other side's offer on the table or None)``, which returns ``(kind,
-        outcome or None, note)``, its intent and hidden part being
-        ``move_notes(kind, note)`` (made when the transcript is read).  Every offer is one
-        of the domain's outcomes, so it is valid (what :meth:`run`'s check of its
-        statement would find: ``domain.offers_read_back``); the transcript is kept as a
-        log of the moves (:class:`_MovesLog`) and built, event for event as :meth:`run`
-        builds it, when first read (``Episode.events``).  tests/test_offers_only.py
-        compares both paths."""
-        log: list[tuple] = []
-        warned = False
-        table, table_by = None, ""  # the latest offer and who made it
-        limit, warn = self.round_limit, self.warn_rounds
-        players = (("partner", partner, "agent"), ("agent", agent, "partner"))
-        for rnd in range(1, limit + 1):
-            if not warned and warn and limit - rnd + 1 == warn:
-                warned = True
-                log.append(("system", "deadline", None, None, rnd, "", None, ""))
-            for role, policy, other in players:
-                kind, offer, note = policy.decide(rnd, limit, warned, table if table_by == other else None)
-                log.append((role, kind, offer, note, rnd, "", None, ""))
-                if kind == "offer":
-                    if offer is None:
-                        raise IllegalMove("an offers-only offer must name an outcome",
-                                          policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
-                    table, table_by = offer, role
-                elif kind == "accept":
-                    if table_by != other:
-                        raise IllegalMove("ACCEPT is legal only with an offer of the other side on the table",
-                                          policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
-                    return self._end_log("offers only", domain, log, run_id, "agreement", table, agent_values,
-                                         partner_values, rnd, agent, partner, 0)
-                elif kind != "talk":
-                    raise IllegalMove(f"an offers-only move is talk, offer or accept, not {kind!r}",
-                                      policy=f"{type(policy).__name__} ({role})", move=(kind, offer, note))
-        return self._end_log("offers only", domain, log, run_id, "no_agreement", None, agent_values,
-                             partner_values, limit, agent, partner, 0)
+    def _run_moves(self, domain, agent, partner, agent_values: Valuation, partner_values: Valuation,
+                   run_id: str, words: bool) -> Episode:
+        """:meth:`run` for two rule-based partners (see there), with their words (the words
+        path) or without (``words`` False: the offers-only path).  Each move is
+        ``decide(round, round_limit, deadline warned, the other side's offer on the table
+        or None, the question the other side's latest talk turn asks or None)`` --
+        ``(kind, outcome or None, note)``, the rules :meth:`Partner.act
+        <policies.partners.Partner.act>` follows; ``decide``'s kinds are talk, offer and
+        accept (a partner never walks away).
 
-    def _run_words(self, domain, agent, partner, agent_values: Valuation, partner_values: Valuation,
-                   run_id: str) -> Episode:
-        """:meth:`run` for two rule-based partners with words (see there): each move is
-        ``decide(round, round_limit, deadline warned, the other side's offer on the
-        table or None, the question the other side's latest talk turn asks or None)``
-        -- ``(kind, outcome or None, note)``, the rules :meth:`Partner.act
-        <policies.partners.Partner.act>` follows -- and its words ``say(kind, outcome,
-        note)`` -> ``(text, the offer as stated or None)``: the same asks of the
-        language client, in the same order, with the same draws, as ``act``.  The
-        stated offer is read as :meth:`run` reads it (:func:`_read_offer`: an
-        over-specified one is an invalid move, counted, its words standing); the
-        transcript is kept as a log of the moves (:class:`_MovesLog`) and built, event
+        * With words, the move is said by ``say(kind, outcome, note)`` -> ``(text, the
+          offer as stated or None)``: the same asks of the language client, in the same
+          order, with the same draws, as ``act``; the stated offer is read as :meth:`run`
+          reads it (:func:`_read_offer`: an over-specified one is an invalid move,
+          counted, its words standing).
+        * Offers only (no client: nothing is said, so no question is ever asked), every
+          offer is one of the domain's outcomes and so valid -- what :meth:`run`'s check
+          of its statement would find (``domain.offers_read_back``): it is not stated as a
+          dict and checked back.
+
+        The transcript is kept as a log of the moves (:class:`_MovesLog`) and built, event
         for event as :meth:`run` builds it, when first read (``Episode.events``).
 
         This loop restates :meth:`run`'s turn rules (the module docstring's table: the
         partner opens, the round limit, the deadline notice, ACCEPT only of the other
-        side's offer on the table, what a turn puts on the table -- and, of
-        :meth:`run`'s observation, the other side's latest turn, which a question is
-        read from); ``decide``'s kinds are talk, offer and accept (a partner never walks
-        away).  tests/test_words_path.py compares both paths (episodes, transcripts, the
-        partners' state, the generators and the client's counts and records), which is
-        what keeps the two equal."""
+        side's offer on the table, what a turn puts on the table -- and, of :meth:`run`'s
+        observation, the other side's latest turn, which a question is read from).
+        tests/test_offers_only.py and tests/test_words_path.py compare it with :meth:`run`
+        (episodes, transcripts, the partners' state, the generators and the client's
+        counts and records), which is what keeps the two equal."""
+        path = "words" if words else "offers only"
         log: list[tuple] = []
         warned = False
         table, table_by = None, ""  # the latest valid offer and who made it
@@ -305,22 +270,31 @@ class AlternatingProtocol:
                 said = talk[other]
                 kind, outcome, note = policy.decide(rnd, limit, warned, table if table_by == other else None,
                                                     None if said is None else policy.question_in(said))
-                text, stated = policy.say(kind, outcome, note)
+                if kind not in ("talk", "offer", "accept") or (kind == "offer") is (outcome is None):
+                    raise IllegalMove("a rule-based move is talk, accept, or an offer naming an outcome",
+                                      policy=f"{type(policy).__name__} ({role})", move=(kind, outcome, note))
+                if words:
+                    text, stated = policy.say(kind, outcome, note)
+                else:
+                    text, stated = "", None
                 if kind == "accept":
                     if table_by != other:
                         raise IllegalMove("ACCEPT is legal only with an offer of the other side on the table",
                                           policy=f"{type(policy).__name__} ({role})", move=(kind, outcome, note))
                     log.append((role, kind, None, note, rnd, text, None, ""))
-                    return self._end_log("words", domain, log, run_id, "agreement", table, agent_values,
+                    return self._end_log(path, domain, log, run_id, "agreement", table, agent_values,
                                          partner_values, rnd, agent, partner, invalid)
-                offer, reason = _read_offer(domain, stated, role, kind)
+                if words:
+                    offer, reason = _read_offer(domain, stated, role, kind)
+                    if reason:
+                        invalid += 1
+                else:
+                    offer, reason = outcome, ""
                 log.append((role, kind, offer, note, rnd, text, stated, reason))
-                if reason:
-                    invalid += 1
                 if offer is not None:
                     table, table_by = offer, role
                 talk[role] = text if kind == "talk" and offer is None else None  # (the turn's kind in the history)
-        return self._end_log("words", domain, log, run_id, "no_agreement", None, agent_values,
+        return self._end_log(path, domain, log, run_id, "no_agreement", None, agent_values,
                              partner_values, limit, agent, partner, invalid)
 
     def _end_log(self, path, domain, log, run_id, status, outcome, av, pv, rnd, agent, partner,
