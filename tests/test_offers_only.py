@@ -20,20 +20,7 @@ from policies.lp import Space
 from policies.partners import PARTNER_PARAMS, Partner, make_partner
 from scenarios.bilateral import Domain, Issue, Valuation, load_domain
 from simcore.protocols.alternating import Action, AlternatingProtocol, _MovesLog
-
-DOMAINS = ("casino-v1", "research-allocation-v1")
-KINDS = tuple(PARTNER_PARAMS)
-
-
-class FullPath:
-    """A policy that only has ``act``: the protocol must take the full path."""
-
-    def __init__(self, policy):
-        self.policy = policy
-
-    def act(self, obs):
-        return self.policy.act(obs)
-
+from tests.protocolpaths import DOMAINS, KINDS, FullPath, path_taken, same_episode
 
 def _pair(domain, kind_a, kind_b, pv, seed):
     a = make_partner(kind_a, domain, domain.agent, None, np.random.default_rng([seed, 1]), side="agent")
@@ -55,13 +42,6 @@ def _both(domain, proto, kind_a, kind_b, pv, seed):
     return fast, full, (a, b), (a2, b2)
 
 
-def _same(fast, full):
-    for field in ("status", "outcome", "agent_score", "partner_score", "rounds", "walked_by", "invalid_moves"):
-        assert getattr(fast, field) == getattr(full, field), field
-    assert [e.to_json() for e in fast.events] == [e.to_json() for e in full.events]
-    assert fast.events == full.events and fast == full and repr(fast) == repr(full)
-
-
 CASES = [(did, ka, kb, limit, warn, payoff)
          for did in DOMAINS for ka, kb in itertools.product(KINDS, KINDS)
          for limit, warn, payoff in ((15, 2, "zero"), (100, 3, "batna"))]
@@ -75,7 +55,7 @@ def test_offers_only_path_is_the_full_path(did, kind_a, kind_b, limit, warn, pay
     for seed in range(2):
         pv = partners[seed % len(partners)]
         fast, full, (a, b), (a2, b2) = _both(domain, proto, kind_a, kind_b, pv, seed)
-        _same(fast, full)
+        same_episode(fast, full)
         assert _state(a) == _state(a2) and _state(b) == _state(b2)
 
 
@@ -88,7 +68,7 @@ def test_short_and_odd_deadlines(limit, warn):
         proto = AlternatingProtocol(round_limit=limit, warn_rounds=warn,
                                     no_deal_payoff=rnd.choice(("zero", "batna")))
         fast, full, _, _ = _both(domain, proto, rnd.choice(KINDS), rnd.choice(KINDS), pv, k)
-        _same(fast, full)
+        same_episode(fast, full)
 
 
 def test_overridden_parameters_and_the_benchmark_negotiation():
@@ -96,7 +76,7 @@ def test_overridden_parameters_and_the_benchmark_negotiation():
     pv = casino.setup("integrative").partners[0]
     proto = AlternatingProtocol(round_limit=100)
     fast, full, _, _ = _both(casino, proto, "boulware", "boulware", pv, 0)
-    _same(fast, full)
+    same_episode(fast, full)
     assert (fast.status, fast.rounds) == ("agreement", 87)
     for overrides in ({"exponent": 2.0}, {"open_share": 0.7, "step": 2.0}, {"repeat_limit": 1},
                       {"deadline_share": 0.3, "accept_slack": 2.0}):
@@ -104,7 +84,7 @@ def test_overridden_parameters_and_the_benchmark_negotiation():
         b = make_partner("greedy", casino, pv, None, np.random.default_rng(1), **overrides)
         a2 = make_partner("base", casino, casino.agent, None, np.random.default_rng(0), side="agent", **overrides)
         b2 = make_partner("greedy", casino, pv, None, np.random.default_rng(1), **overrides)
-        _same(proto.run(casino, a, b, casino.agent, pv, "o"),
+        same_episode(proto.run(casino, a, b, casino.agent, pv, "o"),
               proto.run(casino, FullPath(a2), FullPath(b2), casino.agent, pv, "o"))
 
 
@@ -123,8 +103,7 @@ def test_the_full_path_where_it_is_needed():
     proto = AlternatingProtocol(round_limit=10)
 
     def path(a, b, domain=casino):
-        events = proto.run(domain, a, b, domain.agent, pv, "p")._events
-        return events.path if type(events) is _MovesLog else type(events).__name__
+        return path_taken(proto, domain, a, b, pv)
 
     a, b = _pair(casino, "boulware", "boulware", pv, 0)
     assert path(a, b) == "offers only"
@@ -152,7 +131,7 @@ def test_the_full_path_where_it_is_needed():
     a2, b2 = _pair(casino, "base", "base", pv, 0)
     swapped = proto.run(casino, b, a, casino.agent, pv, "s")
     assert type(swapped._events) is tuple
-    _same(swapped, proto.run(casino, FullPath(b2), FullPath(a2), casino.agent, pv, "s"))
+    same_episode(swapped, proto.run(casino, FullPath(b2), FullPath(a2), casino.agent, pv, "s"))
     # another domain object than the partners'
     other = load_domain.__wrapped__("casino-v1")
     a, b = _pair(casino, "boulware", "boulware", pv, 0)
@@ -334,5 +313,5 @@ def test_offers_only_path_is_the_full_path_property(did, kind_a, kind_b, over_a,
     assert type(fast._events) is _MovesLog and fast._events.path == "offers only"
     a2, b2 = pair()
     full = proto.run(domain, FullPath(a2), FullPath(b2), domain.agent, pv, f"h/{seed}")
-    _same(fast, full)
+    same_episode(fast, full)
     assert _state(a) == _state(a2) and _state(b) == _state(b2)

@@ -30,20 +30,7 @@ from policies.partners import PARTNER_PARAMS, Partner, make_partner
 from scenarios.bilateral import load_domain
 from simcore.errors import BackendError
 from simcore.protocols.alternating import AlternatingProtocol, _MovesLog
-
-DOMAINS = ("casino-v1", "research-allocation-v1")
-KINDS = tuple(PARTNER_PARAMS)
-
-
-class FullPath:
-    """A policy that only has ``act``: the protocol must take the full path."""
-
-    def __init__(self, policy):
-        self.policy = policy
-
-    def act(self, obs):
-        return self.policy.act(obs)
-
+from tests.protocolpaths import DOMAINS, KINDS, FullPath, path_taken, same_episode
 
 class ThroughText(MockBackend):
     """The mock, answering from the prompt text (a subclass is never answered in process)."""
@@ -154,13 +141,6 @@ def _state(p: Partner):
     return (p.greeted, list(p.my_offers), p.target, p._ranked, p.rng.bit_generator.state, _client_state(p.client))
 
 
-def _same(fast, full):
-    for field in ("status", "outcome", "agent_score", "partner_score", "rounds", "walked_by", "invalid_moves"):
-        assert getattr(fast, field) == getattr(full, field), field
-    assert [e.to_json() for e in fast.events] == [e.to_json() for e in full.events]
-    assert fast.events == full.events and fast == full and repr(fast) == repr(full)
-
-
 def _compare(domain, proto, kind_a, kind_b, pv, seed, how_a, how_b="", shared=True, over_a=None, over_b=None):
     """Runs the negotiation on both paths; returns the words path's episode (None when both
     raised the same error: a partner without a client asked a question has no words for it)."""
@@ -177,7 +157,7 @@ def _compare(domain, proto, kind_a, kind_b, pv, seed, how_a, how_b="", shared=Tr
     assert type(fast._events) is _MovesLog and fast._events.path == "words"
     full = proto.run(domain, FullPath(a2), FullPath(b2), domain.agent, pv, f"w/{seed}")
     assert type(full._events) is tuple
-    _same(fast, full)
+    same_episode(fast, full)
     assert _state(a) == _state(a2) and _state(b) == _state(b2)
     return fast
 
@@ -252,8 +232,7 @@ def test_where_the_words_path_is_taken():
     proto = AlternatingProtocol(round_limit=10)
 
     def path(a, b, domain=casino):
-        events = proto.run(domain, a, b, domain.agent, pv, "p")._events
-        return events.path if type(events) is _MovesLog else type(events).__name__
+        return path_taken(proto, domain, a, b, pv)
 
     assert path(*_pair(casino, "base", "fair", pv, 0, "default", "", True)) == "words"
     assert path(*_pair(casino, "base", "fair", pv, 0, "none", "", True)) == "offers only"
