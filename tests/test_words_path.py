@@ -290,3 +290,21 @@ def test_words_path_is_the_full_path_property(did, kind_a, kind_b, over_a, over_
     proto = AlternatingProtocol(round_limit=limit, warn_rounds=warn, no_deal_payoff=payoff)
     _compare(domain, proto, kind_a, kind_b, partners[pick % len(partners)], seed, how_a, how_b, shared,
              over_a, over_b)
+
+
+def test_a_role_that_accepts_with_nothing_on_the_table_is_an_illegal_move():
+    """A model in the astra.partner role may answer "accept" when the agent has put
+    nothing on the table: the protocol refuses it as an illegal move (it crashed with an
+    UnboundLocalError in ``Partner.act`` before the rules moved into ``decide``)."""
+    from simcore.errors import IllegalMove
+
+    class AcceptAlways:
+        def choose(self, partner, obs, on_table, offer):
+            return None  # accept
+
+    casino = load_domain("casino-v1")
+    pv = casino.setup("integrative").partners[0]
+    a, b = _pair(casino, "base", "base", pv, 0, "default", "", True)
+    b.move_role = AcceptAlways()  # the partner's second turn: the agent has only greeted
+    with pytest.raises(IllegalMove, match="ACCEPT is legal only"):
+        AlternatingProtocol(round_limit=5).run(casino, a, b, casino.agent, pv, "p")
