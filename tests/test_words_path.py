@@ -308,3 +308,19 @@ def test_a_role_that_accepts_with_nothing_on_the_table_is_an_illegal_move():
     b.move_role = AcceptAlways()  # the partner's second turn: the agent has only greeted
     with pytest.raises(IllegalMove, match="ACCEPT is legal only"):
         AlternatingProtocol(round_limit=5).run(casino, a, b, casino.agent, pv, "p")
+
+
+@pytest.mark.parametrize("move", [("offer", None, 10.0), ("talk", (0, 0, 0), None), ("walk_away", None, None)])
+@pytest.mark.parametrize("how", ["default", "none"])
+def test_a_move_outside_decides_kinds_is_an_illegal_move(move, how):
+    """``decide`` gives talk, accept, or an offer naming an outcome; anything else (here a
+    rule changed on the instance) stops both shortcuts with an IllegalMove instead of
+    logging a move the transcript cannot state."""
+    from simcore.errors import IllegalMove
+
+    casino = load_domain("casino-v1")
+    pv = casino.setup("integrative").partners[0]
+    a, b = _pair(casino, "boulware", "boulware", pv, 0, how, "", True)
+    b.decide = lambda *args: move
+    with pytest.raises(IllegalMove, match="a rule-based move is"):
+        AlternatingProtocol(round_limit=5).run(casino, a, b, casino.agent, pv, "p")
