@@ -177,15 +177,17 @@ class Game:
         thr = np.array([p.threshold for p in self.parties])[:, None]
         return self.deal_scores > thr if strict else self.deal_scores >= thr
 
-    def passing(self, strict: bool = False) -> np.ndarray:
-        """(n_deals,) bool: :meth:`passes` of every deal of :attr:`deals`."""
-        acc = self.acceptance(strict)
+    def passing(self, strict: bool = False, acc: np.ndarray | None = None) -> np.ndarray:
+        """(n_deals,) bool: :meth:`passes` of every deal of :attr:`deals` (``acc``: the
+        :meth:`acceptance` table when the caller has it already)."""
+        if acc is None:
+            acc = self.acceptance(strict)
         return (acc.sum(axis=0) >= self.n_parties - 1) & acc[list(self.veto_holders)].all(axis=0)
 
     def counts(self, strict: bool = False) -> dict[str, int]:
         """Number of deals, of passing deals and of unanimous deals."""
         acc = self.acceptance(strict)
-        return {"deals": int(acc.shape[1]), "passing": int(self.passing(strict).sum()),
+        return {"deals": int(acc.shape[1]), "passing": int(self.passing(acc=acc).sum()),
                 "unanimous": int((acc.sum(axis=0) == self.n_parties).sum())}
 
 
