@@ -96,7 +96,8 @@ def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2
     :class:`simcore.protocols.alternating.Episode` (status, scores, events)."""
     from mockllm.client import ModelClient
     from scenarios.bilateral import load_domain
-    from simcore.protocols.alternating import AlternatingProtocol
+    from simcore.driver import play
+    from simcore.protocols.alternating import AlternatingGame
     from simcore.seeding import child
 
     seq = seed_sequence(seed)
@@ -114,7 +115,8 @@ def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2
     p = _astra_seat(partner, "partner", dom, pv, p_client, child(seq, "partner"))
     if _seats is not None:  # simcore.env: proxies in the caller's seats
         a, p = _seats("agent", a) or a, _seats("partner", p) or p
-    return AlternatingProtocol(round_limit=rounds).run(dom, a, p, dom.agent, pv, f"astra/api/{setup}")
+    return play(AlternatingGame(round_limit=rounds).start(dom, dom.agent, pv, f"astra/api/{setup}"),
+                {"agent": a, "partner": p})
 
 
 def _astra_seat(policy: Any, seat: str, domain, values, client, rng):

@@ -134,10 +134,10 @@ def test_observations_hold_only_what_the_seat_may_know():
     from simcore.protocols.alternating import Turn
 
     assert isinstance(obs, Observation) and obs.role == "partner"
-    # its role, the clock and the public record (who said what, which offer): nothing of the other side
-    assert [f.name for f in attrs.fields(Observation)] == ["role", "round", "round_limit", "history",
-                                                           "deadline_warned"]
-    assert [f.name for f in attrs.fields(Turn)] == ["speaker", "kind", "text", "offer", "invalid", "round"]
+    # its role, the clock, the public record (who said what, which offer) and its own values:
+    # nothing of the other side
+    assert list(Observation._fields) == ["role", "round", "round_limit", "history", "deadline_warned", "values"]
+    assert list(Turn._fields) == ["speaker", "kind", "text", "offer", "invalid", "round"]
     assert env.observe("agent") is None  # not its turn
     env.close()
     menv = simcore.make_env("mind", external="m1", seed=3)

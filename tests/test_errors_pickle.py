@@ -29,6 +29,7 @@ EXAMPLES = [
     errors.UnrecognisedPrompt("no task produced this prompt"),
     errors.IllegalMove("offer of 4 food; 3 exist"),
     errors.IllegalMove("a deal is one option per issue", policy="proposed-p1 (p1's choose_deal)", move=(9,)),
+    errors.AgentError("Stubborn", "agent", "turn", "illegal move 'x': not an Action"),
     errors.BackendError("http://127.0.0.1:9/v1: connection refused"),
     errors.BackendFatal("http://127.0.0.1:9/v1: HTTP 401 (credentials refused)"),
     errors.FallbackShareExceeded("fallback share 0.40 above --max-fallback-share 0.05"),

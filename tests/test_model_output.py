@@ -170,7 +170,8 @@ def test_astra_protocol_counts_an_offer_action_without_an_offer_as_an_invalid_mo
     """The protocol boundary: a stated offer comes from the model, so a missing one is an
     invalid move (Table 9's treatment), never an exit 2."""
     from scenarios.bilateral import load_domain
-    from simcore.protocols.alternating import Action, AlternatingProtocol
+    from simcore.driver import play
+    from simcore.protocols.alternating import Action, AlternatingGame
 
     dom = load_domain("casino-v1")
     pv = dom.setup("integrative").partners[0]
@@ -182,9 +183,9 @@ def test_astra_protocol_counts_an_offer_action_without_an_offer_as_an_invalid_mo
         def act(self, obs):
             return self.actions.pop(0)
 
-    ep = AlternatingProtocol(round_limit=2).run(
-        dom, Scripted([Action("talk", "hm"), Action("talk", "hm")]),
-        Scripted([Action("offer", "my offer", None), Action("walk_away", "bye")]), dom.agent, pv, "t")
+    ep = play(AlternatingGame(round_limit=2).start(dom, dom.agent, pv, "t"),
+              {"agent": Scripted([Action("talk", "hm"), Action("talk", "hm")]),
+               "partner": Scripted([Action("offer", "my offer", None), Action("walk_away", "bye")])})
     assert ep.invalid_moves == 1 and ep.status == "walk_away"
 
 

@@ -87,7 +87,7 @@ REGISTRY = [
          kwargs={"path_or_id": "research-allocation-v1"},
          description="research allocation (ASTRA Table 8): integer, categorical and binary issues",
          meta={"system": SYSTEM, "describe": "scenarios.bilateral:describe"}),
-    dict(kind="protocol", id=PROTOCOL_ID, entry_point="simcore.protocols.alternating:AlternatingProtocol",
+    dict(kind="protocol", id=PROTOCOL_ID, entry_point="simcore.protocols.alternating:AlternatingGame",
          kwargs={"round_limit": 15, "warn_rounds": 2, "no_deal_payoff": "zero"},
          description="alternating offers with accept / walk-away and a round limit",
          meta={"system": SYSTEM, "conformance": "simcore.studies.astra:AstraConformance",
@@ -413,7 +413,8 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
     :class:`mockllm.client.CallStats`), when given, gets both sides' model-call counts."""
     from mockllm.client import ModelClient
     from simcore.metrics.astra import pareto_stats
-    from simcore.protocols.alternating import AlternatingProtocol
+    from simcore.driver import play
+    from simcore.protocols.alternating import AlternatingGame
     from simcore.registry import make
 
     backend = backend or make("backend", "mock-v1")
@@ -426,8 +427,8 @@ def play_episode(domain, agent_kind: str, partner_kind: str, setup: str, seq, *,
     partner_id = base_partner if partner_kind == "base" else PARTNERS[partner_kind]
     partner = build_partner(partner_id, domain, pv, p_client, child(seq, "partner"), "partner", partner_overrides)
     role_clients = _attach_roles(roles, agent, partner if partner_kind == "base" else None, backend, seq)
-    proto = AlternatingProtocol(round_limit=round_limit, warn_rounds=notice_rounds, no_deal_payoff=no_deal_payoff)
-    ep = proto.run(domain, agent, partner, domain.agent, pv, run_id)
+    game = AlternatingGame(round_limit=round_limit, warn_rounds=notice_rounds, no_deal_payoff=no_deal_payoff)
+    ep = play(game.start(domain, domain.agent, pv, run_id), {"agent": agent, "partner": partner})
     offers = [tuple(e.hidden["true_scores"]) for e in ep.events
               if e.speaker == "agent" and "true_scores" in e.hidden]
     opt, dists = pareto_stats(_front(domain, pv), offers)
