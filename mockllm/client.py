@@ -15,6 +15,8 @@ gave up after its own bounded retries) also falls back when the caller gives a f
 :class:`~simcore.errors.BackendFatal` (refused credentials, nothing listening, a
 cassette without the request) is never a fallback: it stops the run.  An answer longer
 than :data:`MAX_ANSWER_CHARS` is refused as a parse error before the parser sees it.
+When the caller's fallback answers, :attr:`ModelClient.last_fallback` says why (the
+number of tries, or the backend's failure), for a fallback that reports it.
 Nothing is guessed silently.
 
 An opt-in record of each ask (:attr:`ModelClient.exchanges`, None by default: nothing is
@@ -154,6 +156,10 @@ class ModelClient:
     #: None} or {"error": backend error}, ...], "value": the value taken or None,
     #: "fallback": whether the caller's fallback answered}`` (the caller drains it)
     exchanges: list | None = None
+    #: why the caller's fallback answered the last ask that fell back (``"no answer was
+    #: readable in 2 tries"``, ``"the backend failed (try 1 of 2)"``), for a fallback that
+    #: says why; "" before any
+    last_fallback: str = attrs.field(default="", init=False, eq=False)
     #: ``{(id(task), known_key(fields)): [task, plain fields?, (accepted value,) or None]}``: the
     #: contexts of tasks that ``knows_answers`` met in process, and the value taken from the
     #: mock's known answer to them (:meth:`~mockllm.tasks.Task.mock_answer_known`)
@@ -242,6 +248,7 @@ class ModelClient:
                 if rec is not None:
                     rec["answers"].append({"error": str(exc)[:300]})
                     rec["fallback"] = True
+                self.last_fallback = f"the backend failed (try 1 of {tries})"
                 return fallback()
             if known and seen[2] is not None:  # this known answer was accepted before: the same verdict
                 value = task.known_copy(seen[2][0])
@@ -293,6 +300,7 @@ class ModelClient:
             extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
         last: ParseError | None = problem
         messages = prompt if refused is None else repair_messages(prompt, refused, problem.problem)
+        why = None  # (the backend's failure, when it ended the tries)
         for attempt in range(0 if refused is None else 1, tries):
             stats.calls += 1
             row["calls"] += 1
@@ -311,6 +319,7 @@ class ModelClient:
                     raise
                 stats.backend_errors += 1
                 row["backend_errors"] += 1
+                why = f"the backend failed (try {attempt + 1} of {tries})"
                 break
             try:
                 value = _interpret(task, text, context, backend)
@@ -338,6 +347,7 @@ class ModelClient:
         row["fallbacks"] += 1
         if rec is not None:
             rec["fallback"] = True
+        self.last_fallback = why or f"no answer was readable in {tries} {'try' if tries == 1 else 'tries'}"
         return fallback()
 
 
