@@ -15,7 +15,9 @@ gave up after its own bounded retries) also falls back when the caller gives a f
 :class:`~simcore.errors.BackendFatal` (refused credentials, nothing listening, a
 cassette without the request) is never a fallback: it stops the run.  An answer longer
 than :data:`MAX_ANSWER_CHARS` is refused as a parse error before the parser sees it.
-When the caller's fallback answers, :attr:`ModelClient.last_fallback` says why (the
+Each answer is made well-formed Unicode first (:func:`simcore.textsafe.well_formed`: a
+lone surrogate becomes U+FFFD, as the HTTP backend does where it decodes), so no
+backend's text can make a later write fail.  When the caller's fallback answers, :attr:`ModelClient.last_fallback` says why (the
 number of tries, or the backend's failure), for a fallback that reports it.
 Nothing is guessed silently.
 
@@ -43,6 +45,7 @@ from mockllm.mock import in_process
 from mockllm.tasks import Task, known_key, plain_fields, prompt_context
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
+from simcore.textsafe import well_formed
 
 T = TypeVar("T")
 
@@ -246,7 +249,7 @@ class ModelClient:
                 stats.fallbacks += 1
                 row["fallbacks"] += 1
                 if rec is not None:
-                    rec["answers"].append({"error": str(exc)[:300]})
+                    rec["answers"].append({"error": well_formed(str(exc))[:300]})
                     rec["fallback"] = True
                 self.last_fallback = f"the backend failed (try 1 of {tries})"
                 return fallback()
@@ -311,9 +314,10 @@ class ModelClient:
             try:
                 text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
             except BackendError as exc:
-                _report(task_id, attempt, start, "backend_error", messages, 0, str(exc))
+                said = well_formed(str(exc))
+                _report(task_id, attempt, start, "backend_error", messages, 0, said, backend)
                 if rec is not None:
-                    rec["answers"].append({"error": str(exc)[:300]})
+                    rec["answers"].append({"error": said[:300]})
                 # the backend already retried what may pass; the caller's rule takes over
                 if fallback is None:
                     raise
@@ -321,6 +325,8 @@ class ModelClient:
                 row["backend_errors"] += 1
                 why = f"the backend failed (try {attempt + 1} of {tries})"
                 break
+            if type(text) is str:  # (any backend: text from outside, made encodable where it enters)
+                text = well_formed(text)
             try:
                 value = _interpret(task, text, context, backend)
             except ParseError as exc:

@@ -40,6 +40,18 @@ or an unknown host before the server has answered once (nothing listens at
 1 MiB) is refused unread as a malformed response.  Every numeric argument is checked
 when the backend is built (a finite, non-negative number; a positive timeout).
 
+The answer's text (and the server's ``finish_reason``, error words and model names) is
+made well-formed Unicode where it is decoded (:func:`simcore.textsafe.well_formed`): a
+surrogate pair split over two streamed pieces is joined, and a *lone* surrogate (JSON's
+``"\\ud800"`` without its pair) is replaced by U+FFFD.  Replaced, not refused: a lone
+surrogate is never a word the model chose but half of a character the server's
+detokenizer or JSON encoder cut in two (a byte of a multi-byte character carried as
+``\\udcXX``, half of an emoji), so the rest of the answer is the model's own and is read
+and checked as usual -- a name holding U+FFFD is no name of the scenario, so the checks
+refuse an answer where the broken character matters, and retrying a transport artefact
+would cost a request for nothing.  Every later consumer -- the cassette, the repair
+prompt, transcripts, reports, JSON files -- then gets text it can encode.
+
 A call that comes with the answer's JSON schema (structured tasks, see
 :meth:`mockllm.tasks.Task.answer_schema`) sends it as ``response_format`` so the server
 constrains its output to it.  ``schema`` picks the form (:func:`response_format`):
@@ -67,6 +79,7 @@ from mockllm.backend import Message, as_messages
 from mockllm.client import DEFAULT_TRIES, MAX_TRIES
 from mockllm.tasks import TASK_PREFIX, get_task
 from simcore.errors import BackendError, BackendFatal, UnrecognisedPrompt
+from simcore.textsafe import well_formed
 
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
 SCHEMA_MODES = ("json_schema", "json_object", "off")
@@ -347,7 +360,7 @@ class OpenAICompatBackend:
         except (KeyError, TypeError, IndexError):
             raise BackendError(self.redact(f"{url}: response lacks choices[0].message.content")) from None
         finish = choices[0].get("finish_reason") if isinstance(choices[0], dict) else None
-        self.last_finish_reason = finish if isinstance(finish, str) else None
+        self.last_finish_reason = well_formed(finish) if isinstance(finish, str) else None
         usage = payload.get("usage") if isinstance(payload, dict) else None
         self.last_usage = ({k: v for k, v in usage.items() if k in USAGE_FIELDS and isinstance(v, int)}
                            if isinstance(usage, dict) else None)
@@ -355,7 +368,7 @@ class OpenAICompatBackend:
             content = ""  # a reasoning model that spent its budget thinking: an empty answer, refused as such
         if not isinstance(content, str):
             raise BackendError(self.redact(f"{url}: choices[0].message.content is not a string"))
-        return strip_thinking(content)
+        return strip_thinking(well_formed(content))
 
     def _streamed(self, raw: bytes, url: str) -> str:
         """The answer assembled from a complete server-sent-event body: the
@@ -383,7 +396,7 @@ class OpenAICompatBackend:
             pieces.append(piece or "")
         if not events or not done:
             raise BackendError(self.redact(f"{url}: streamed response {'ended before [DONE]' if events else 'has no events'}"))
-        return strip_thinking("".join(pieces))
+        return strip_thinking(well_formed("".join(pieces)))
 
 
 #: request fields that carry the token budget (``token_field``)
@@ -416,7 +429,7 @@ def _error_body(exc) -> str:
             text = msg
     except (json.JSONDecodeError, AttributeError):
         pass
-    return " ".join(text.split())[:300]
+    return well_formed(" ".join(text.split())[:300])
 
 
 def redact_key(text: str, key: str | None) -> str:
@@ -478,7 +491,7 @@ def list_models(base_url: str, *, api_key_env: str = DEFAULT_KEY_ENV, timeout: f
     for row in rows:
         name = row.get("id") or row.get("model") or row.get("name") if isinstance(row, dict) else row
         if isinstance(name, str) and name.strip() and name not in names:
-            names.append(redact_key(name, key))
+            names.append(redact_key(well_formed(name), key))
     return names
 
 

@@ -43,6 +43,7 @@ from mockllm import checks
 from mockllm.jsontext import dumps_compact, loads
 from simcore.errors import ParseError, UnrecognisedPrompt
 from simcore.once import Once
+from simcore.textsafe import well_formed_data
 
 CONTEXT_HEADER = "### CONTEXT"
 QUESTION_HEADER = "### QUESTION"
@@ -256,8 +257,10 @@ class Task:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end < start:
             raise ParseError(self.id, "no JSON object", text)
+        body = text[start:end + 1]
         try:
-            return loads(text[start:end + 1])
+            # (a lone surrogate the model wrote as an escape becomes U+FFFD, as the backend's own do)
+            return well_formed_data(body, loads(body))
         except json.JSONDecodeError as exc:
             raise ParseError(self.id, f"invalid JSON: {exc.msg}", text) from None
         except RecursionError:

@@ -4,7 +4,9 @@ are quick and mostly parse), ``GET /v1/models`` lists the models it is given.
 
 With ``echo_key`` it behaves like a server that echoes the Authorization header into
 its answers: every answer carries the header's value, and one first try in three is
-nothing but that echo (refused, so the repair prompt quotes it back)."""
+nothing but that echo (refused, so the repair prompt quotes it back).  ``answer(text,
+body)`` rewrites each answer (``body``: the request); the response is JSON as Python
+writes it, so a lone surrogate in the text goes out as the escape ``"\\ud800"``."""
 
 from __future__ import annotations
 
@@ -21,12 +23,13 @@ def _completion(content: str) -> bytes:
 
 
 class FakeOpenAI:
-    def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200):
+    def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200,
+                 answer=None):
         from mockllm.backend import Message
         from mockllm.mock import MockBackend
         from simcore.errors import UnrecognisedPrompt
 
-        fake = self
+        fake, rewrite = self, answer
         self.models = list(models)
         self.posts: list[dict] = []  # {"headers", "body"} of each chat request
         self.gets: list[dict] = []
@@ -67,6 +70,8 @@ class FakeOpenAI:
                         answer = f"Sorry, I only see your header: {auth}"
                     elif not answer.lstrip().startswith(("{", "[")):
                         answer = f"{answer} ({auth})"
+                if rewrite is not None:
+                    answer = rewrite(answer, body)
                 self._send(200, _completion(answer))
 
             def log_message(self, *args):
