@@ -14,11 +14,14 @@ gave up after its own bounded retries) also falls back when the caller gives a f
 ``fallbacks`` and ``backend_errors``; without a fallback it propagates.  A
 :class:`~simcore.errors.BackendFatal` (refused credentials, nothing listening, a
 cassette without the request) is never a fallback: it stops the run.  An answer longer
-than :data:`MAX_ANSWER_CHARS` is refused as a parse error before the parser sees it.
-Each answer is made well-formed Unicode first (:func:`simcore.textsafe.well_formed`: a
-lone surrogate becomes U+FFFD, as the HTTP backend does where it decodes), so no
-backend's text can make a later write fail.  When the caller's fallback answers, :attr:`ModelClient.last_fallback` says why (the
-number of tries, or the backend's failure), for a fallback that reports it.
+than :data:`MAX_ANSWER_CHARS` is refused as a parse error before the parser sees it, and
+so is an answer the backend says was cut off at its token budget (``finish_reason``
+``"length"``: :data:`CUT_OFF`), whatever it says -- a model that had not finished may
+still have written a sentence that passes the checks.  Each answer is made well-formed
+Unicode first (:func:`simcore.textsafe.well_formed`: a lone surrogate becomes U+FFFD, as
+the HTTP backend does where it decodes), so no backend's text can make a later write
+fail.  When the caller's fallback answers, :attr:`ModelClient.last_fallback` says why
+(the number of tries, or the backend's failure), for a fallback that reports it.
 Nothing is guessed silently.
 
 An opt-in record of each ask (:attr:`ModelClient.exchanges`, None by default: nothing is
@@ -62,6 +65,9 @@ DEFAULT_TRIES = 2
 
 #: a choice: more tries than this multiplies a slow local model's run time for little gain
 MAX_TRIES = 10
+
+#: the refusal of an answer the server cut off at its token budget (see _interpret)
+CUT_OFF = "the answer was cut off at its token budget (finish_reason 'length')"
 
 #: a choice: the in-process answers a client remembers as checked (a negotiation says a few
 #: hundred different things); when full, it starts again
@@ -257,7 +263,7 @@ class ModelClient:
                 value = task.known_copy(seen[2][0])
             else:
                 try:
-                    value = _interpret(task, text, context, backend)
+                    value = _interpret(task, text, context, backend, cut_off=False)
                 except ParseError as exc:
                     if rec is not None:
                         rec["answers"].append({"text": text, "refused": exc.problem})
@@ -328,7 +334,7 @@ class ModelClient:
             if type(text) is str:  # (any backend: text from outside, made encodable where it enters)
                 text = well_formed(text)
             try:
-                value = _interpret(task, text, context, backend)
+                value = _interpret(task, text, context, backend, cut_off=True)
             except ParseError as exc:
                 _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, backend)
                 if rec is not None:
@@ -357,19 +363,25 @@ class ModelClient:
         return fallback()
 
 
-def _interpret(task: Task, text: str, context: Mapping[str, Any], backend: Any) -> Any:
-    """The answer parsed and checked against its prompt (:meth:`Task.interpret`); a refused
-    answer the server cut off at its token budget says so (its ``finish_reason``, recorded in
-    cassettes, so a replay repairs with the same words)."""
+def _interpret(task: Task, text: str, context: Mapping[str, Any], backend: Any, *, cut_off: bool) -> Any:
+    """The answer parsed and checked against its prompt (:meth:`Task.interpret`).  With
+    ``cut_off``, an answer the backend says was cut off at its token budget (its
+    ``last_finish_reason`` is ``"length"``; recorded in cassettes, so a replay repairs with
+    the same words) is refused whatever it says -- the model had not finished ("What
+    cuisin" passes a check that only asks for a sentence) -- and the refusal names the
+    parse problem too when there is one.  (The in-process mock's answers are never cut off.)"""
+    cut = cut_off and getattr(backend, "last_finish_reason", None) == "length"
     try:
         if len(text) > MAX_ANSWER_CHARS:
             raise ParseError(task.id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
-        return task.interpret(text, context)
+        value = task.interpret(text, context)
     except ParseError as exc:
-        if getattr(backend, "last_finish_reason", None) == "length":
-            raise ParseError(task.id, f"the answer was cut off at its token budget (finish_reason "
-                                      f"'length'): {exc.problem}", text) from None
+        if cut:
+            raise ParseError(task.id, f"{CUT_OFF}: {exc.problem}", text) from None
         raise
+    if cut:
+        raise ParseError(task.id, CUT_OFF, text)
+    return value
 
 
 def _report(task_id: str, attempt: int, start: float, result: str, messages: Sequence[Message],

@@ -359,16 +359,22 @@ class OpenAICompatBackend:
             content = message["content"]
         except (KeyError, TypeError, IndexError):
             raise BackendError(self.redact(f"{url}: response lacks choices[0].message.content")) from None
-        finish = choices[0].get("finish_reason") if isinstance(choices[0], dict) else None
-        self.last_finish_reason = well_formed(finish) if isinstance(finish, str) else None
-        usage = payload.get("usage") if isinstance(payload, dict) else None
-        self.last_usage = ({k: v for k, v in usage.items() if k in USAGE_FIELDS and isinstance(v, int)}
-                           if isinstance(usage, dict) else None)
+        self._keep_finish(choices[0], payload)
         if content is None and isinstance(message.get("reasoning_content"), str):
             content = ""  # a reasoning model that spent its budget thinking: an empty answer, refused as such
         if not isinstance(content, str):
             raise BackendError(self.redact(f"{url}: choices[0].message.content is not a string"))
         return strip_thinking(well_formed(content))
+
+    def _keep_finish(self, choice: Any, payload: Any) -> None:
+        """:attr:`last_finish_reason` and :attr:`last_usage` from a response's (or a
+        streamed event's) choice and body, when they say them."""
+        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
+        if isinstance(finish, str):
+            self.last_finish_reason = well_formed(finish)
+        usage = payload.get("usage") if isinstance(payload, dict) else None
+        if isinstance(usage, dict):
+            self.last_usage = {k: v for k, v in usage.items() if k in USAGE_FIELDS and isinstance(v, int)}
 
     def _streamed(self, raw: bytes, url: str) -> str:
         """The answer assembled from a complete server-sent-event body: the
@@ -386,10 +392,15 @@ class OpenAICompatBackend:
                 done = True
                 break
             try:
-                choice = json.loads(data)["choices"][0]
+                event = json.loads(data)
+                if not event.get("choices") and isinstance(event.get("usage"), dict):
+                    self._keep_finish(None, event)  # the usage-only last event some servers send
+                    continue
+                choice = event["choices"][0]
                 piece = (choice.get("delta") or choice.get("message") or {}).get("content")
             except (json.JSONDecodeError, KeyError, TypeError, IndexError, AttributeError):
                 raise BackendError(self.redact(f"{url}: a streamed event lacks choices[0].delta")) from None
+            self._keep_finish(choice, event)
             events += 1
             if piece is not None and not isinstance(piece, str):
                 raise BackendError(self.redact(f"{url}: a streamed delta's content is not a string"))
