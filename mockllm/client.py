@@ -386,17 +386,38 @@ def _interpret(task: Task, text: str, context: Mapping[str, Any], backend: Any, 
 
 def _report(task_id: str, attempt: int, start: float, result: str, messages: Sequence[Message],
             answer_chars: int, problem: str, backend: Any = None) -> None:
+    """Report one backend call to the call observer (:mod:`mockllm.calllog`): one event per
+    request it made.  A backend that keeps its requests (``last_requests``: the HTTP
+    backend's ``(seconds, outcome, problem)`` of each) gets one event for each request it
+    retried itself, with that request's duration and outcome (``timeout``,
+    ``backend_error``), then the event of the last request, with the call's result; each
+    then carries ``request`` (1, 2, ...).  Any other backend: one event, the call's
+    wall-clock time."""
     if calllog._observer is None:
         return
-    event = {"task": task_id, "attempt": attempt + 1, "latency_s": round(time.monotonic() - start, 4),
-             "result": result, "prompt_chars": sum(len(m.content) for m in messages),
-             "answer_chars": answer_chars}
+    inner = getattr(backend, "inner", backend)  # (a recorder passes these on)
+    prompt_chars = sum(len(m.content) for m in messages)
+    requests = getattr(inner, "last_requests", None)
+    latency = round(time.monotonic() - start, 4)
+    event = {"task": task_id, "attempt": attempt + 1, "latency_s": latency, "result": result,
+             "prompt_chars": prompt_chars, "answer_chars": answer_chars}
+    if requests:
+        for k, (seconds, outcome, said) in enumerate(requests[:-1], 1):
+            calllog.report({"task": task_id, "attempt": attempt + 1, "request": k, "latency_s": seconds,
+                            "result": outcome, "prompt_chars": prompt_chars, "answer_chars": 0,
+                            **({"problem": said[:300]} if said else {})})
+        seconds, outcome, _said = requests[-1]
+        event["latency_s"] = seconds
+        if len(requests) > 1:
+            event["request"] = len(requests)
+        if result == "backend_error" and outcome == "timeout":
+            event["result"] = "timeout"
     if problem:
         event["problem"] = problem[:300]
     finish = getattr(backend, "last_finish_reason", None)
     if finish:
         event["finish_reason"] = finish
-    usage = getattr(getattr(backend, "inner", backend), "last_usage", None)  # (a recorder passes it on)
+    usage = getattr(inner, "last_usage", None)
     if usage:
         event.update({k: v for k, v in usage.items()})
     calllog.report(event)

@@ -18,7 +18,10 @@ HTTP 429 and 5xx) are retried a bounded number of times with exponential backoff
 ``max_wait``); anything else fails at once with a clear :class:`BackendError`.  An
 attempt gives up when the server is silent for ``timeout`` seconds, or has not finished
 its answer ``timeout`` seconds after the attempt began (checked while the body arrives),
-so a call takes about ``(max_retries + 1) * timeout`` plus the waits at most.
+so a call takes about ``(max_retries + 1) * timeout`` plus the waits at most.  Each
+request of a call is kept in :attr:`OpenAICompatBackend.last_requests` with its own
+duration and outcome, and the client logs each as itself (``--log-calls``): a timeout
+and the retry that answered are two lines, not one slow success.
 Redirects are not followed (urllib would forward the Authorization header to the new
 host).
 
@@ -208,6 +211,11 @@ class OpenAICompatBackend:
         #: the token budget, ...) and its token counts (None when the server sent none)
         self.last_finish_reason: str | None = None
         self.last_usage: dict | None = None
+        #: the HTTP requests of the last call, in order: ``(seconds, outcome, problem)``, the
+        #: outcome ``"ok"`` (the server answered), ``"timeout"`` or ``"backend_error"``;
+        #: more than one when the call was retried here (the client logs each, see
+        #: :mod:`mockllm.calllog`)
+        self.last_requests: list[tuple[float, str, str]] = []
         self.attempts = 0
         self.failures_in_a_row = 0
         self.answered = False  # the server has sent at least one HTTP response
@@ -238,6 +246,7 @@ class OpenAICompatBackend:
     def _chat(self, messages: Sequence[Message], temperature: float, seed: int | None,
               fmt: dict | None = None) -> str:
         self.last_finish_reason, self.last_usage = None, None
+        self.last_requests = []
         body = {"model": self.model, "messages": [m.to_dict() for m in messages],
                 "temperature": temperature}
         if fmt is not None:
@@ -260,7 +269,8 @@ class OpenAICompatBackend:
                 time.sleep(min(pause, self.max_wait))
                 wait = None
             self.attempts += 1
-            deadline = time.monotonic() + self.timeout
+            began = time.monotonic()
+            deadline = began + self.timeout
             request = urllib.request.Request(url, data=data, headers=headers, method="POST")
             try:
                 with _OPENER.open(request, timeout=self.timeout) as resp:
@@ -275,6 +285,7 @@ class OpenAICompatBackend:
                                                 "it, try --backend-arg schema=json_object or schema=off)"
                                                 if fmt is not None and exc.code in (400, 422, 500) else "")
                 wait = _retry_after(exc.headers, self.max_wait)
+                self._request_done(began, "backend_error", problem + words)
                 if exc.code in FATAL_STATUS:
                     raise BackendFatal(self.redact(
                         f"{url}: HTTP {exc.code} ({FATAL_STATUS[exc.code]}): the server refused the request{words}; "
@@ -283,6 +294,7 @@ class OpenAICompatBackend:
                     continue
                 raise BackendError(self.redact(f"{url}: {problem} (not retried){words}")) from None
             except _TooLarge:
+                self._request_done(began, "backend_error", "response larger than max_response_bytes")
                 raise BackendError(self.redact(f"{url}: response larger than {self.max_response_bytes} bytes "
                                                "(max_response_bytes): refused")) from None
             except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError,
@@ -295,11 +307,24 @@ class OpenAICompatBackend:
                 words = ""
                 if isinstance(reason, (socket.timeout, TimeoutError)):
                     problem = f"no answer within the {self.timeout:g} s timeout"
+                    self._request_done(began, "timeout", problem)
                 else:
                     problem = f"connection failed ({type(reason).__name__})"
+                    self._request_done(began, "backend_error", problem)
                 continue
-            return self._content(raw, url)
+            try:
+                answer = self._content(raw, url)
+            except BackendError as exc:
+                self._request_done(began, "backend_error", str(exc))
+                raise
+            self._request_done(began, "ok", "")
+            return answer
         raise BackendError(self.redact(f"{url}: {problem} after {self.max_retries + 1} attempt(s){words}"))
+
+    def _request_done(self, began: float, outcome: str, problem: str) -> None:
+        """Keep one HTTP request of the call in :attr:`last_requests` (wall-clock seconds
+        since ``began``, for the call log only)."""
+        self.last_requests.append((round(time.monotonic() - began, 4), outcome, self.redact(problem)))
 
     def token_budget(self, messages: Sequence[Message]) -> int:
         """``max_tokens`` of a request: the backend's ``max_tokens`` when given, else the
