@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 
 import numpy as np
 
@@ -67,8 +68,6 @@ def test_a_call_answered_by_its_first_request_is_one_line_as_ever(stub_factory):
 def test_the_log_calls_file_of_a_run_shows_the_timed_out_request(tmp_path, capsys):
     """The real path: ``simcore run --log-calls`` against a server whose first answer comes
     after the client's timeout."""
-    import threading
-
     release, first = threading.Event(), threading.Lock()
 
     def stall_first(answer, body):

@@ -17,7 +17,10 @@ import pytest
 
 from mockllm.mock import MockBackend
 from mockllm.tasks import all_tasks, read_prompt
+from scenarios.bilateral import load_domain
 from simcore.errors import ParseError
+from simcore.seeding import derive
+from simcore.studies.astra import play_episode
 
 TASKS = all_tasks()
 SPEAK = TASKS["astra.speak"]
@@ -93,10 +96,6 @@ class CopiesTheExample:
 
 
 def test_an_episode_whose_model_copies_the_example_falls_back_on_every_turn():
-    from scenarios.bilateral import load_domain
-    from simcore.seeding import derive
-    from simcore.studies.astra import play_episode
-
     backend = CopiesTheExample()
     ep, rec = play_episode(load_domain("casino-v1"), "astra", "base", "integrative", derive(5, "t"), run_id="t",
                            backend=backend)

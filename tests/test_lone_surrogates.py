@@ -23,7 +23,7 @@ from clirun import one_line, simcore
 from fakeopenai import FakeOpenAI
 from localserver import LocalServer, send_body
 from mockllm.backend import Message
-from mockllm.cassette import RecordingBackend, ReplayBackend
+from mockllm.cassette import RecordingBackend, ReplayBackend, request_key
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from mockllm.openai_compat import OpenAICompatBackend, list_models
@@ -263,8 +263,6 @@ def test_any_backends_lone_surrogates_are_recorded_and_kept_well_formed(tmp_path
 
 
 def test_a_hand_made_cassette_with_a_lone_surrogate_replays_well_formed(tmp_path):
-    from mockllm.cassette import request_key
-
     prompt = READ.messages(**CTX)
     path = tmp_path / "c.jsonl"
     path.write_text(json.dumps({"key": request_key(prompt, 0.0, 1), "messages": [],

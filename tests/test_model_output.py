@@ -16,7 +16,7 @@ import pytest
 from mockllm.callrng import CallRng
 from mockllm.mock import MockBackend
 from mockllm.tasks import all_tasks, read_prompt
-from simcore.errors import ParseError
+from simcore.errors import BackendError, ParseError
 
 TASKS = all_tasks()
 
@@ -94,8 +94,6 @@ class Tries(Tamper):
         self.answer_tries, self.fail = tries, fail
 
     def chat(self, messages, *, temperature=0.0, seed=None):
-        from simcore.errors import BackendError
-
         answer = super().chat(messages, temperature=temperature, seed=seed)
         if self.fail and self.replaced:
             raise BackendError("the server is away")
