@@ -732,11 +732,16 @@ class Voice:
 
     def read(self, who, text: str, own: bool = False):
         last = getattr(who, "their_last_proposal" if own else "my_last_proposal", None)
-        reading = self.client.ask(self._read_task, self.rng,
-                                  fallback=lambda: Unreadable("the reader's answer was not readable twice"),
+        reading = self.client.ask(self._read_task, self.rng, fallback=self._unread,
                                   text=text, vocabulary=self.vocabulary,
                                   last_proposal=last.to_dict() if last is not None else None)
         return canonical(self.domain, reading)
+
+    def _unread(self) -> Unreadable:
+        """The reading when the reader's answers were refused: why, as the client says it
+        (the number of tries it made, or the backend's failure)."""
+        why = getattr(self.client, "last_fallback", "") or "no answer was readable"
+        return Unreadable(f"the reader fell back: {why}")
 
 
 class DirectVoice:

@@ -17,6 +17,7 @@ import attrs
 
 from mockllm.jsontext import dumps_compact
 from simcore.errors import InputError
+from simcore.textsafe import lone_surrogate, visible
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -121,6 +122,9 @@ class Event:
             raise InputError(source, f"line {lineno}", "nested too deeply") from None
         if not isinstance(data, dict):
             raise InputError(source, f"line {lineno}", "expected a JSON object")
+        lone = lone_surrogate(line, data)
+        if lone is not None:
+            raise InputError(source, f"line {lineno}", f"holds a lone surrogate ({lone}): not Unicode text")
         names = {a.name for a in attrs.fields(cls)}
         missing = {"run", "seq", "speaker", "phase"} - set(data)
         if missing:
@@ -299,8 +303,6 @@ def _incomplete(line: str) -> bool:
 
 def _torn(path: str, lineno: int) -> None:
     import sys
-
-    from simcore.textsafe import visible
 
     print(visible(f"simcore: warning: {path}: line {lineno}: cut off (no newline at the end, not complete "
                   "JSON), as a write stopped mid-line leaves it; skipped", oneline=True), file=sys.stderr)

@@ -16,7 +16,7 @@ import pytest
 from mockllm.callrng import CallRng
 from mockllm.mock import MockBackend
 from mockllm.tasks import all_tasks, read_prompt
-from simcore.errors import ParseError
+from simcore.errors import BackendError, ParseError
 
 TASKS = all_tasks()
 
@@ -83,6 +83,39 @@ def test_dominance_reading_with_values_not_of_the_scenario_twice_is_a_counted_fa
     result, _agents, stats = _dialogue(backend)
     assert result.outcome == "unreadable" and result.turns == 1
     assert stats.fallbacks == 1 and stats.by_task[READ]["fallbacks"] == 1
+
+
+class Tries(Tamper):
+    """:class:`Tamper` with the number of requests per ask the client reads (``answer_tries``),
+    and, with ``fail``, a backend error instead of each replaced answer."""
+
+    def __init__(self, inner, replace, tries, fail=False):
+        super().__init__(inner, replace)
+        self.answer_tries, self.fail = tries, fail
+
+    def chat(self, messages, *, temperature=0.0, seed=None):
+        answer = super().chat(messages, temperature=temperature, seed=seed)
+        if self.fail and self.replaced:
+            raise BackendError("the server is away")
+        return answer
+
+
+@pytest.mark.parametrize("tries,why", [(1, "no answer was readable in 1 try"), (2, "no answer was readable in 2 tries"),
+                                       (3, "no answer was readable in 3 tries")])
+def test_the_readers_fallback_states_the_real_number_of_tries(tries, why):
+    backend = Tries(MockBackend(exact=True), only(READ, NOT_OF_ITS_CRITERION[0]), tries)
+    result, _agents, stats = _dialogue(backend)
+    assert result.outcome == "unreadable" and stats.by_task[READ]["calls"] == tries and stats.fallbacks == 1
+    (reading,) = result.events[0].cues.values()
+    assert reading == {"kind": "unreadable", "why": f"the reader fell back: {why}"}
+
+
+def test_the_readers_fallback_after_a_backend_failure_says_so():
+    backend = Tries(MockBackend(exact=True), only(READ, NOT_OF_ITS_CRITERION[0]), 1, fail=True)
+    result, _agents, stats = _dialogue(backend)
+    assert stats.backend_errors == 1 and stats.fallbacks == 1
+    (reading,) = result.events[0].cues.values()
+    assert reading["why"] == "the reader fell back: the backend failed (try 1 of 1)"
 
 
 # the first sentence is "I love Japanese the most.": each reading below names only what the

@@ -27,6 +27,7 @@ from simcore.errors import InputError
 from simcore.report.checked import wrap
 from simcore.files import read_text
 from simcore.studies import STUDIES
+from simcore.textsafe import lone_surrogate
 from simcore.transcript import Event, jsonl_lines
 from simcore.transcript import run_of_line as _run_of
 
@@ -94,10 +95,15 @@ class Sweep:
 
 
 def _json(path: str) -> Any:
+    text = read_text(path)
     try:
-        return json.loads(read_text(path))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+    lone = lone_surrogate(text, data)
+    if lone is not None:
+        raise InputError(path, "", f"holds a lone surrogate ({lone}): not Unicode text")
+    return data
 
 
 def _system_of_study(study: str) -> str | None:
