@@ -21,8 +21,8 @@ loop that asks the state whose turn it is, gives that seat its observation, and 
 the action; ``simcore run``, the Python API, the PettingZoo environment,
 :func:`simcore.testing.check_policy` and the NegMAS bridge all use it.
 
-This module is the layer every package may import: it imports nothing of simcore's but
-the errors.
+This module and :mod:`simcore.driver` are the layer every package may import: they import
+nothing of simcore's but the errors.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from typing import Any, Callable, Optional, Protocol, Sequence, runtime_checkabl
 
 import attrs
 
+from simcore.driver import play
 from simcore.errors import IllegalMove
 
 
@@ -115,18 +116,30 @@ def illegal(rule: str, move: Any) -> IllegalMove:
     return IllegalMove(rule, move=move)
 
 
-def blame(exc: IllegalMove, agent: Any, seat: str, step: str) -> IllegalMove:
-    """``exc`` raised by ``apply`` for ``agent``'s action, as the error of that agent: its
-    class, the seat and the decision asked."""
-    who = getattr(agent, "name", None)
-    kind = type(agent).__name__
-    label = f"{kind} {who!r}" if isinstance(who, str) and who and who != kind else kind
-    return IllegalMove(exc.rule, policy=f"{label} in seat {seat!r} ({step})", move=exc.move)
-
-
 def seat_order(seats: Sequence[str]) -> tuple[str, ...]:
     """The seats as a tuple of distinct names (checked: a game's seats are its identity)."""
     out = tuple(seats)
     if len(set(out)) != len(out) or not all(isinstance(s, str) and s for s in out):
         raise ValueError(f"seats must be distinct non-empty names, got {out!r}")
     return out
+
+
+@attrs.define
+class Match:
+    """A negotiation set up and ready to play: the state, the agent in each seat, which seats
+    the user filled (their faults are theirs: :class:`~simcore.errors.AgentError`), and
+    ``finish(state)``, what the system records once the state is over (its result).
+
+    Each system has one function that sets a match up; ``simcore run``, the Python API, the
+    PettingZoo environment and :func:`simcore.testing.check_policy` all start from it, so they
+    play the same negotiation.  :meth:`run` plays it to the end with the driver."""
+
+    state: Any
+    agents: dict
+    users: frozenset = frozenset()
+    finish: Callable[[Any], Any] = attrs.field(default=lambda state: state.outcome, repr=False)
+
+    def run(self) -> Any:
+        """Play to the end (:func:`simcore.driver.play`) and return :attr:`finish`'s result."""
+        play(self.state, self.agents, users=self.users)
+        return self.finish(self.state)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from typing import Any, Callable, Collection, Mapping, Optional
 
-from simcore.contract import blame
 from simcore.errors import AgentError, IllegalMove, SimcoreError
 
 
@@ -53,3 +52,12 @@ def play(state: Any, agents: Mapping[str, Any], *, until: Optional[Callable[[str
 
 def _user_fault(agent: Any, seat: str, observation: Any, problem: str) -> AgentError:
     return AgentError(type(agent).__name__, seat, getattr(observation, "step", "?"), problem)
+
+
+def blame(exc: IllegalMove, agent: Any, seat: str, step: str) -> IllegalMove:
+    """``exc`` raised by ``apply`` for ``agent``'s action, as the error of that agent: its
+    class, the seat and the decision asked."""
+    who = getattr(agent, "name", None)
+    kind = type(agent).__name__
+    label = f"{kind} {who!r}" if isinstance(who, str) and who and who != kind else kind
+    return IllegalMove(exc.rule, policy=f"{label} in seat {seat!r} ({step})", move=exc.move)

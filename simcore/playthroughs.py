@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 import os
 
-from simcore.studies import STUDIES, available
+from simcore.systems import STUDIES, available
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DIR = os.path.join(ROOT, "tests", "playthroughs")
