@@ -391,14 +391,15 @@ def partner_meant(partner, events) -> list[dict]:
 
 
 def score_readings(readings, partner, events) -> tuple[int, int]:
-    """(readings made, readings right): each reading of a partner utterance (the agent's
-    ``astra.read`` answers, in order) against what the partner meant it to say
-    (:func:`partner_meant`); right when both items match (None where nothing was meant).
-    The protocol knows the intent, so a parsed reading is scored (issue 20 item 6)."""
+    """(readings accepted, of them right): each reading of a partner utterance (the agent's
+    ``astra.read`` answers, in order; None for an answer refused and replaced by the
+    fallback, which is a counted fallback and neither right nor wrong) against what the
+    partner meant it to say (:func:`partner_meant`); right when both items match (None
+    where nothing was meant).  The protocol knows the intent, so a parsed reading is scored."""
     if not readings:
         return 0, 0
     meant = partner_meant(partner, events)
-    pairs = list(zip(readings, meant))
+    pairs = [(got, want) for got, want in zip(readings, meant) if got is not None]
     right = sum(1 for got, want in pairs
                 if got.get("highest") == want["highest"] and got.get("lowest") == want["lowest"])
     return len(pairs), right
