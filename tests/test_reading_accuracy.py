@@ -32,3 +32,39 @@ def test_astra_refused_readings_are_neither_right_nor_wrong():
     assert all(r["readings"] == [0, 0] for r in recs)
     m = aggregate(recs)
     assert m["readings"] == 0 and m["reading_accuracy"] is None
+
+
+def _dominance_dialogue(backend, seed=0):
+    import numpy as np
+
+    from mockllm.callrng import CallRng
+    from policies.dominance_state import random_preferences
+    from scenarios.restaurants import load_domain
+    from simcore.studies.dominance import play
+
+    dom = load_domain("restaurants-small-v1")
+    return play(dom, "peer", "peer", random_preferences(dom, np.random.default_rng(seed)),
+                random_preferences(dom, np.random.default_rng(seed + 100)), rng_agent=CallRng(3),
+                rng_user=CallRng(4), agent_opens=True, run_id="refused", backend=backend)
+
+
+def test_dominance_refused_readings_are_not_readings_and_no_accuracy_is_not_zero():
+    """Every dominance-read answer refused: the dialogue ends unreadable after a counted
+    fallback, no reading was accepted, and the pair's accuracy is None (shown n/a), not 0.0."""
+    from simcore.metrics.dominance import dialogue_record, pool_pair
+
+    result, agents, stats = _dominance_dialogue(OneTask("dominance-read", _refuse))
+    assert result.outcome == "unreadable" and stats.fallbacks >= 1
+    assert (result.readings, result.readings_right) == (0, 0)
+    assert pool_pair([dialogue_record(result, agents, "restaurant")])["reading_accuracy"] is None
+
+
+def test_dominance_an_accepted_unreadable_answer_is_a_wrong_reading():
+    """A reader that answers "unreadable" for a sentence that said something: accepted by the
+    parser, so a reading, and a wrong one."""
+    import json
+
+    result, _agents, stats = _dominance_dialogue(
+        OneTask("dominance-read", lambda _ctx: json.dumps({"kind": "unreadable", "why": "no idea"})))
+    assert stats.fallbacks == 0
+    assert (result.readings, result.readings_right) == (1, 0)

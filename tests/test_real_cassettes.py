@@ -128,12 +128,13 @@ def test_every_recorded_request_is_asked(cassette, tmp_path):
 
 def test_the_dominance_recording_scores_its_readings_against_what_was_said(tmp_path):
     """Parsed is not right (issue 20 item 6): the protocol knows what each sentence meant, so
-    the run reports the share of readings that were right; the recorded model's one reading
-    (Italian compared with itself) was refused, and none was right."""
+    the run reports the share of the accepted readings that were right; the recorded model's
+    one reading (Italian compared with itself) was refused -- a counted fallback, no reading --
+    so there is no accuracy to report (None, shown n/a), not 0.0."""
     result = replay("dominance-json_object.jsonl", tmp_path / "out")
     assert result.exit_code == 0, result.output
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
-    assert metrics["results"]["peer__peer"]["reading_accuracy"] == 0.0
+    assert metrics["results"]["peer__peer"]["reading_accuracy"] is None
     assert "readings_right" in (tmp_path / "out" / "dominance_results.csv").read_text()
 
 
