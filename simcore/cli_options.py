@@ -221,16 +221,21 @@ def _share(ctx: click.Context, param: click.Parameter, value):
 
 def backend_options(fn: Callable) -> Callable:
     """--backend, --backend-arg, --model, --base-url, --record, --append, --replay,
-    --replay-misses, --concurrency, --log-calls, --max-fallback-share (see
+    --replay-misses, --concurrency, --log-calls, --max-fallback-share, --min-reading-accuracy (see
     :mod:`simcore.backends`).  All but --backend, --backend-arg, --record and --replay go
     to ``ctx.meta`` and are read by :func:`backend_settings` and :func:`simcore.launch.launch`."""
-    from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE
+    from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE, DEFAULT_MIN_READING_ACCURACY
 
     fn = click.option("--role", "role", multiple=True, expose_value=False, callback=_store_backend_option,
                       metavar="ROLE=BACKEND",
                       help="Put one role's decisions on a backend (repeatable): 'model' (the run's backend) or "
                            "a mock id; the stand-in is the counted fallback. `simcore roles` lists the roles "
                            "(those 'played by a model'); docs/real-models.md, 'A model in a role'.")(fn)
+    fn = click.option("--min-reading-accuracy", type=float, default=None, expose_value=False, callback=_share,
+                      metavar="SHARE",
+                      help="Exit with status 3 (outputs still written) when the readings the checks accepted were "
+                           "what the speaker meant less often than this share, beyond chance (its 95% upper "
+                           f"bound below it) [default: {DEFAULT_MIN_READING_ACCURACY:g}; 0: no check].")(fn)
     fn = click.option("--max-fallback-share", type=float, default=None, expose_value=False, callback=_share,
                       metavar="SHARE",
                       help="Exit with status 3 (outputs still written) when more than this share of the model's "

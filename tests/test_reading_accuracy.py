@@ -68,3 +68,57 @@ def test_dominance_an_accepted_unreadable_answer_is_a_wrong_reading():
         OneTask("dominance-read", lambda _ctx: json.dumps({"kind": "unreadable", "why": "no idea"})))
     assert stats.fallbacks == 0
     assert (result.readings, result.readings_right) == (1, 0)
+
+
+def _mind_group(policy, backend, size=3, seed=0):
+    import numpy as np
+
+    from mockllm.client import ModelClient
+    from scenarios.travel import generate_group
+    from simcore.protocols.travel_vote import negotiate_group
+
+    rng = np.random.default_rng(seed)
+    group = generate_group("g", size, rng)
+    return negotiate_group(group, policy, [int(rng.integers(size)) for _ in group.items], ModelClient(backend),
+                           np.random.default_rng(seed + 1), "mind/t")
+
+
+def test_mind_readings_are_scored_against_the_willingness_meant_by_band():
+    """MIND's appraisal reads a willingness from the words; the speaker's w is known.  A
+    reading is right in the speaker's tone band (B5), or as no marker from a plain speaker."""
+    from mockllm.mock import MockBackend
+    from simcore.protocols.travel_vote import Appraisal
+    from simcore.registry import make
+
+    apps = [a for o in _mind_group(make("policy", "mind-v2"), MockBackend(exact=True)).items for a in o.appraisals]
+    assert apps and all(a.accepted and a.meant_w == a.true_w and a.right for a in apps)
+    plain = [a for o in _mind_group(make("policy", "appraisal-only-v2"), MockBackend(exact=True)).items
+             for a in o.appraisals]
+    assert plain and all(a.meant_w is None and a.guessed_w is None and a.right for a in plain)
+    # the band, not the level: 7 for a Firm 8 is right, 6 is not; a marker from a plain speaker is wrong
+    assert Appraisal(0, 1, 8, 7, 7, "2a", 1, 8).right and not Appraisal(0, 1, 8, 6, 6, "2a", 1, 8).right
+    assert not Appraisal(0, 1, 8, 5, 5, "2a", 1, None).right and not Appraisal(0, 1, 8, None, 5, "2a", 1, 8).right
+
+
+def test_mind_refused_readings_are_not_readings():
+    """Every travel.read-v1 answer refused: each appraisal is the fallback's no marker, a
+    counted fallback and no reading (it used to look like a plain speaker's no marker)."""
+    from simcore.registry import make
+    from simcore.studies.mind import _item_record
+
+    backend = OneTask("travel.read-v1", _refuse)
+    out = _mind_group(make("policy", "mind-v2"), backend)
+    apps = [a for o in out.items for a in o.appraisals]
+    assert backend.asked and apps and not any(a.accepted or a.right for a in apps)
+    assert all(_item_record(o)["readings"] == [0, 0] for o in out.items)
+
+
+def test_an_accuracy_cell_shows_na_when_nothing_was_read():
+    from simcore.readings import accuracy_cell
+    from simcore.tables import Table
+
+    cell = accuracy_cell(None)
+    assert cell.text == "n/a" and cell.value is None
+    t = Table("t", "t", ("readings right", "readings"), [(accuracy_cell(None), 0), (accuracy_cell(0.5), 4)])
+    assert t.render().splitlines()[3].split() == ["n/a", "0"]
+    assert t.to_csv().splitlines()[1:] == [",0", "0.500000,4"]

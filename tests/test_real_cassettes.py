@@ -96,10 +96,34 @@ FIELDS = ("asks", "calls", "first_try", "repaired", "fallbacks", "backend_errors
 
 
 def replay(cassette: str, out: Path):
+    """The recording replayed with both checks off: the model's answers mostly fall back and its
+    accepted readings are mostly wrong (what the tests below measure)."""
     args, _ = RUNS[cassette]
     result = CliRunner().invoke(cli, ["run", *args, "--replay", str(HERE / cassette), "--max-fallback-share", "1",
-                                      "--no-progress", "--out", str(out)])
+                                      "--min-reading-accuracy", "0", "--no-progress", "--out", str(out)])
     return result
+
+
+#: the recordings whose accepted readings are wrong too often beyond chance for the default
+#: --min-reading-accuracy (the others hold at most three readings, or none)
+WRONG_READERS = {"astra-partner-json_object.jsonl": (12, 2), "astra-tactic-json_object.jsonl": (9, 2),
+                 "astra-tactic-standin-json_object.jsonl": (11, 2), "scorable-json_object.jsonl": (12, 0)}
+
+
+@pytest.mark.parametrize("cassette", sorted(RUNS))
+def test_the_reading_check_stops_the_replays_whose_readings_are_mostly_wrong(cassette, tmp_path, capsys):
+    from clirun import simcore
+
+    args, _ = RUNS[cassette]
+    code, _, err = simcore(capsys, "run", *args, "--replay", str(HERE / cassette), "--max-fallback-share", "1",
+                           "--no-progress", "--out", str(tmp_path / "out"))
+    got = json.loads((tmp_path / "out" / "metrics.json").read_text())["readings"]
+    if cassette in WRONG_READERS:
+        assert code == 3 and "below --min-reading-accuracy 0.6" in err, err
+        assert (got["read"], got["right"]) == WRONG_READERS[cassette]
+    else:
+        assert code == 0, err
+        assert got["read"] <= 3
 
 
 @pytest.mark.parametrize("cassette", sorted(RUNS))

@@ -223,12 +223,16 @@ def test_a_nonsense_judge_stops_the_run_at_the_fallback_share(capsys, tmp_path, 
 
 def test_the_adversarial_backend_never_crashes_the_judge(capsys, tmp_path):
     """adversarial-v1 answers the judge with schema-valid random verdicts (A, B or equal for
-    each criterion: legal opinions, so taken) and garbles the words (counted fallbacks): the run
-    ends with exit 3 at the default share, one line, and finishes with --max-fallback-share 1."""
+    each criterion: legal opinions, so taken) and garbles the words (counted fallbacks) and the
+    readings: the run ends with exit 3 at the default thresholds, one line, then again for its
+    wrong readings with --max-fallback-share 1, and finishes with both checks off."""
     args = [*RUN, "--backend", "adversarial-v1", "--backend-arg", "share=1", "--role", "mind.judge=model"]
     code, _, err = simcore(capsys, *args, "--out", str(tmp_path / "o"))
     assert code == 3 and "Traceback" not in err
-    code, _, err = simcore(capsys, *args, "--max-fallback-share", "1", "--out", str(tmp_path / "p"))
+    code, _, err = simcore(capsys, *args, "--max-fallback-share", "1", "--out", str(tmp_path / "q"))
+    assert code == 3 and "below --min-reading-accuracy" in err
+    code, _, err = simcore(capsys, *args, "--max-fallback-share", "1", "--min-reading-accuracy", "0",
+                           "--out", str(tmp_path / "p"))
     assert code == 0, err
     m = _metrics(tmp_path / "p")
     row = m["model_calls"]["by_task"]["mind.judge"]
