@@ -102,4 +102,17 @@ def role_client(roles: Sequence, role_id: str, run_backend, *, temperature: floa
     return ModelClient(chosen, temperature=temperature, exchanges=[] if record else None)
 
 
-__all__ = ["MODEL", "playable", "parse_roles", "check_roles", "role_client"]
+def role_backend_label(config: Any, role_id: str) -> str | None:
+    """What plays ``role_id`` in a run of ``config`` (its ``roles``, ``backend`` and
+    ``backend_args``), for a table heading -- "the run's backend openai-compat-v1 (model M)",
+    "mock-v1" -- or None when its stand-in does."""
+    backend = dict(getattr(config, "roles", ()) or ()).get(role_id)
+    if backend is None:
+        return None
+    if backend == MODEL:
+        model = dict(getattr(config, "backend_args", ()) or ()).get("model")
+        return f"the run's backend {config.backend}" + (f" (model {model})" if model else "")
+    return backend
+
+
+__all__ = ["MODEL", "playable", "parse_roles", "check_roles", "role_client", "role_backend_label"]

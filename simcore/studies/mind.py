@@ -273,6 +273,7 @@ class MindStudy:
                     stand_in=lambda: compare(ev_a, ev_b, coin, *keys, overall=config.judge_overall))
                 fallbacks += judge.stats.fallbacks
                 calls.add(judge.stats)
+                record["judge_stand_in"] = judge.stats.fallbacks > 0  # the model's answer was refused
             record["judge_evidence"] = {a: ev_a, b: ev_b}
         # kept until the summary as compressed JSON (about 0.4 KB per variant instead of
         # about 7 KB of small Python objects), so a large study's memory stays small
@@ -317,7 +318,8 @@ class MindStudy:
                       "evidence": {v: {c: sum(o.record["judge_evidence"][v][c] for o in outputs
                                               if "judge_evidence" in o.record) / len(verdicts)
                                        for c in CRITERIA}
-                                   for v in pair}} if verdicts else {},
+                                   for v in pair},
+                      **_judged_by(config, outputs)} if verdicts else {},
             "fallbacks": int(sum(o.fallbacks for o in outputs)),
             "readings": reading_totals(runs_read, runs_right),
         }
@@ -358,6 +360,19 @@ def judge_pair(config: MindConfig) -> tuple[str, str] | None:
     a = next((v for v in config.variants if names[v] == "mind"), None)
     b = next((v for v in config.variants if names[v] == "base"), None)
     return None if a is None or b is None else (a, b)
+
+
+def _judged_by(config: MindConfig, outputs: Sequence[JobOutput]) -> dict:
+    """``metrics["judge"]["judged_by"]`` when ``--role mind.judge=BACKEND`` puts the judge on a
+    backend: which backend, and on how many groups its answer was refused and the blind judge
+    (the stand-in) gave the verdict; nothing when the rule-based judge judged every group."""
+    from simcore.role_backends import role_backend_label
+
+    label = role_backend_label(config, "mind.judge")
+    if label is None:
+        return {}
+    return {"judged_by": {"backend": label,
+                          "stand_in": sum(1 for o in outputs if o.record.get("judge_stand_in"))}}
 
 
 def _base_role(config: MindConfig, policy, backend, s: int, g: int, variant: str):
@@ -482,10 +497,17 @@ def tables(m: dict) -> list[Table]:
                  _f(ev.get(b, {}).get(c), 3) if c in ev.get(b, {}) else "")
                 for c in ("rationality", "alignment", "reason_validity", "change_justification", "fluency",
                           "overall", "overall_no_fluency") if c in j and j[c]["win"] is not None]
-        judge = ("blind judge: E17's inputs only (no alphas), one test for both plans" if blind
-                 else "v1 judge: reads each member's alpha")
-        out.append(Table("table4_judge", f"Table 4 analogue: rule-based {judge}, {a} vs {b} ({j['n']} groups; "
-                                         "equal evidence settled by a fair coin, as E16 asks for A or B)",
+        by = j.get("judged_by")
+        if by:  # --role mind.judge=BACKEND: the model named the winners, the blind judge where it was refused
+            title = (f"Table 4 analogue: judged by {by['backend']} in the mind.judge role (E16-E17's prompt); "
+                     f"the rule-based blind judge on {by['stand_in']} of {j['n']} groups, where the answer was "
+                     f"refused; {a} vs {b} ({j['n']} groups)")
+        else:
+            judge = ("blind judge: E17's inputs only (no alphas), one test for both plans" if blind
+                     else "v1 judge: reads each member's alpha")
+            title = (f"Table 4 analogue: rule-based {judge}, {a} vs {b} ({j['n']} groups; equal evidence settled "
+                     "by a fair coin, as E16 asks for A or B)")
+        out.append(Table("table4_judge", title,
                          ("criterion", f"{a} wins", f"{b} wins", "decided by coin", f"{a} evidence",
                           f"{b} evidence"), rows))
     out.append(Table("proposer_win_by_w", "Proposer win rate by proposer w",
