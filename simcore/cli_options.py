@@ -141,8 +141,8 @@ def sweep_options(fn: Callable) -> Callable:
                           "sweep_summary.csv always has them all."),
         click.option("--json", "json", is_flag=True, default=False, expose_value=False,
                      callback=_store_sweep_option,
-                     help="Plain run: print the tables as one JSON object on stdout (numbers as numbers, "
-                          "intervals beside them) instead of text."),
+                     help="Plain run: print the tables, the model-answer and reading totals as one JSON object "
+                          "on stdout (numbers as numbers, intervals beside them) instead of text."),
         click.option("--executor", type=click.Choice(EXECUTORS), default=None, expose_value=False,
                      callback=_store_sweep_option,
                      help="Where jobs run: auto (inline for 1 worker, else process pool), inline, process, "

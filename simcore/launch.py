@@ -198,7 +198,8 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
         click.echo(json.dumps({"system": summary.system, "out": out,
                                "tables": [t.to_json() for t in summary.tables],
                                "model_calls": {k: v for k, v in (summary.metrics.get("model_calls") or {}).items()
-                                               if k != "by_task"}}, indent=1))
+                                               if k != "by_task"},
+                               "readings": summary.metrics.get("readings")}, indent=1))
     check_fallback_share(summary, limit, out)
     check_reading_accuracy(summary.metrics, min_accuracy, out)
     return summary
