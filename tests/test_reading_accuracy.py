@@ -19,8 +19,8 @@ def _refuse(_ctx):
 
 def test_astra_refused_readings_are_neither_right_nor_wrong():
     """A backend whose every astra.read answer is refused: the agent read nothing, so no
-    accuracy (a refused reading stands in as "no cues", which used to count as right
-    wherever the partner meant nothing: 0.5 for 12 of 12 refused answers)."""
+    accuracy (the fallback that stands in for a refused reading, "no cues", is no reading:
+    counted as one, it would be right wherever the partner meant nothing)."""
     from simcore.metrics.astra import aggregate
     from simcore.seeding import derive
     from simcore.studies.astra import _domain, play_episode
@@ -102,7 +102,7 @@ def test_mind_readings_are_scored_against_the_willingness_meant_by_band():
 
 def test_mind_refused_readings_are_not_readings():
     """Every travel.read-v1 answer refused: each appraisal is the fallback's no marker, a
-    counted fallback and no reading (it used to look like a plain speaker's no marker)."""
+    counted fallback and no reading (not a plain speaker's no marker, read right)."""
     from simcore.registry import make
     from simcore.studies.mind import _item_record
 

@@ -228,7 +228,7 @@ def test_a_nonsense_judge_stops_the_run_at_the_fallback_share(capsys, tmp_path, 
 def test_table_4_says_what_judged(capsys, tmp_path, role):
     """With the judge in a role, Table 4's heading names the backend that judged (and on how many
     groups the blind stand-in stood in), never "rule-based blind judge" alone; without the
-    role, the heading and metrics are the rule-based judge's as before."""
+    role, the heading and metrics are the rule-based judge's."""
     code, stdout, err = simcore(capsys, *RUN, "--role", f"mind.judge={role}", "--out", str(tmp_path / "r"))
     assert code == 0, err
     heading = next(line for line in stdout.splitlines() if line.startswith("Table 4 analogue"))
