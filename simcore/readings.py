@@ -8,7 +8,7 @@ input of the words task -- so every system scores what its readers read against 
 |---|---|---|
 | astra | the agent's ``astra.read`` answer to a partner utterance | both items are what the partner meant (an answer's item, the first offer's top item when it mentions one, else nothing) |
 | dominance | the listener's ``dominance-read`` answer | it is exactly the utterance said |
-| mind | a ``travel.read-v1`` answer (an appraisal, Phase 2a or 3) | the willingness read is the speaker's own w (no marker for a speaker without tone) |
+| mind | a ``travel.read-v1`` answer (an appraisal, Phase 2a or 3) | the willingness read is in the tone band of the speaker's w (B5; no marker for a speaker without tone) |
 | scorable | each signal read by ``scorable-extract`` | it is one of the cues the speaker was asked to give |
 
 Only ACCEPTED readings count: an answer that was refused and replaced by its fallback is a
@@ -21,8 +21,9 @@ was read); the terminal shows :func:`readings_line` after the tables.
 status 3, the fallback check's) when the accuracy is below the threshold
 (``--min-reading-accuracy``, default :data:`simcore.runopts.DEFAULT_MIN_READING_ACCURACY`)
 beyond chance: when even the one-sided 95% upper confidence bound of the accuracy (the exact
-Clopper-Pearson bound, the beta quantile of ``scipy.stats.binomtest``'s interval) is below it.  A run of a few readings with
-one slip is not stopped by its sample; a run whose hundreds of readings are mostly wrong is.
+Clopper-Pearson bound, the beta quantile of ``scipy.stats.binomtest``'s interval) is below
+it.  A run of a few readings with one slip is not stopped by its sample; a run whose hundreds
+of readings are mostly wrong is.
 """
 
 from __future__ import annotations
