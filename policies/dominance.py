@@ -358,7 +358,7 @@ class DominanceAgent:
         return self._speak(self, utt) if self._speak is not None else repr(utt.to_dict())
 
     def hear(self, text: str):
-        reading = self._read(self, text) if self._read is not None else Unreadable("no reader")
+        reading = self._read(self, text) if self._read is not None else Unreadable("no reader", unread=True)
         if not isinstance(reading, Unreadable):
             self.perceive(reading)
         return reading
@@ -681,7 +681,7 @@ class ScriptedUser:
     def hear(self, text: str):
         self.heard.append(text)
         if self._read is None:
-            return Unreadable("a scripted user without a reader")
+            return Unreadable("a scripted user without a reader", unread=True)
         reading = self._read(self, text)
         if isinstance(reading, Propose):
             self.their_last_proposal = reading.proposal
@@ -741,7 +741,7 @@ class Voice:
         """The reading when the reader's answers were refused: why, as the client says it
         (the number of tries it made, or the backend's failure)."""
         why = getattr(self.client, "last_fallback", "") or "no answer was readable"
-        return Unreadable(f"the reader fell back: {why}")
+        return Unreadable(f"the reader fell back: {why}", unread=True)
 
 
 class DirectVoice:

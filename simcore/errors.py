@@ -133,3 +133,14 @@ class FallbackShareExceeded(SimcoreError):
 
     def __init__(self, message: str):
         super().__init__(message)
+
+
+class ReadingAccuracyTooLow(SimcoreError):
+    """The run finished, but the readings it accepted were what the speaker meant less often
+    than ``--min-reading-accuracy`` asks (:mod:`simcore.readings`); its outputs are written,
+    the exit status is :attr:`exit_code`, the fallback check's, so that CI notices."""
+
+    exit_code = 3
+
+    def __init__(self, message: str):
+        super().__init__(message)

@@ -2,7 +2,7 @@
 
 It picks a plain run (:func:`simcore.study.run_study`), a sweep (:mod:`simcore.sweep`) or a
 robustness run (:mod:`simcore.robustness`) from its options, checks the output directory
-before any work, and applies the fallback-share check.  It lives apart from
+before any work, and applies the fallback-share and reading-accuracy checks.  It lives apart from
 :mod:`simcore.study`, which the sweep and the robustness runner import, so that none of them
 imports the others in a circle.
 """
@@ -14,7 +14,9 @@ from typing import Any
 
 import attrs
 
-from simcore.runopts import BACKEND_META, DEFAULT_MAX_FALLBACK_SHARE, SWEEP_META, SWEEP_OPTIONS
+from simcore.readings import check_reading_accuracy, sweep_readings
+from simcore.runopts import (BACKEND_META, DEFAULT_MAX_FALLBACK_SHARE, DEFAULT_MIN_READING_ACCURACY, SWEEP_META,
+                             SWEEP_OPTIONS)
 from simcore.study import Summary, check_fallback_share, run_study, sweep_model_calls
 
 
@@ -44,6 +46,21 @@ def _context_max_fallback_share(given: float | None) -> float | None:
     return DEFAULT_MAX_FALLBACK_SHARE if value is None else value
 
 
+def _context_min_reading_accuracy(given: float | None) -> float | None:
+    """The reading threshold: ``given``, else the command line's --min-reading-accuracy,
+    else the default when running from the command line; None (no check) from Python."""
+    import click
+
+
+    if given is not None:
+        return given
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    value = ctx.meta.get(BACKEND_META, {}).get("min_reading_accuracy")
+    return DEFAULT_MIN_READING_ACCURACY if value is None else value
+
+
 def _context_transport() -> tuple[int, str | None]:
     """``--concurrency`` and ``--log-calls`` from the command line (1 and None otherwise)."""
     import click
@@ -63,7 +80,8 @@ def _system_of(study_path: str) -> str:
 
 
 def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = None,
-           progress: bool | None = None, max_fallback_share: float | None = None, **sweep: Any) -> Summary:
+           progress: bool | None = None, max_fallback_share: float | None = None,
+           min_reading_accuracy: float | None = None, **sweep: Any) -> Summary:
     """The one entry point every ``simcore run SYSTEM`` command calls.
 
     ``config`` is the study's frozen attrs config (it has a ``seed`` field).  The sweep
@@ -81,10 +99,14 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     (on the chosen executor).  Otherwise it runs a sweep (:mod:`simcore.sweep`) and
     returns its summary; from the command line, exit status 1 says some run failed.
 
-    A plain run whose share of fallen-back model answers is above
-    ``max_fallback_share`` (from the command line: ``--max-fallback-share``, default
+    A plain run (or a sweep, over all its runs) whose share of fallen-back model answers is
+    above ``max_fallback_share`` (from the command line: ``--max-fallback-share``, default
     :data:`DEFAULT_MAX_FALLBACK_SHARE`) raises
-    :class:`~simcore.errors.FallbackShareExceeded` after writing its outputs.
+    :class:`~simcore.errors.FallbackShareExceeded` after writing its outputs; one whose
+    accepted readings are right less often than ``min_reading_accuracy`` beyond chance
+    (``--min-reading-accuracy``, default :data:`DEFAULT_MIN_READING_ACCURACY`;
+    :mod:`simcore.readings`) raises :class:`~simcore.errors.ReadingAccuracyTooLow`.  From
+    Python, a threshold not given is not checked.
     """
     import click
 
@@ -138,6 +160,9 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
         if calls is not None:
             check_fallback_share(attrs.evolve(summary, metrics={"model_calls": calls}),
                                  _context_max_fallback_share(max_fallback_share), out)
+        readings = sweep_readings(summary.metrics)
+        if readings is not None:
+            check_reading_accuracy({"readings": readings}, _context_min_reading_accuracy(min_reading_accuracy), out)
         return summary
     if resume:
         raise InputError("--resume", "", "continues a sweep (--grid or --replicates); a plain run keeps no log")
@@ -149,6 +174,7 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
 
         prepare_out_dir(out, kind="run", overwrite=overwrite)
     limit = _context_max_fallback_share(max_fallback_share)
+    min_accuracy = _context_min_reading_accuracy(min_reading_accuracy)
     concurrency, log_calls = _context_transport()
     if concurrency > 1 and (workers > 1 or executor not in (None, "auto", "inline") or scheduler):
         raise InputError("--concurrency", str(concurrency), "runs jobs in threads of one process; use it with "
@@ -172,6 +198,8 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
         click.echo(json.dumps({"system": summary.system, "out": out,
                                "tables": [t.to_json() for t in summary.tables],
                                "model_calls": {k: v for k, v in (summary.metrics.get("model_calls") or {}).items()
-                                               if k != "by_task"}}, indent=1))
+                                               if k != "by_task"},
+                               "readings": summary.metrics.get("readings")}, indent=1))
     check_fallback_share(summary, limit, out)
+    check_reading_accuracy(summary.metrics, min_accuracy, out)
     return summary

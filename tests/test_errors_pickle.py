@@ -33,6 +33,7 @@ EXAMPLES = [
     errors.BackendError("http://127.0.0.1:9/v1: connection refused"),
     errors.BackendFatal("http://127.0.0.1:9/v1: HTTP 401 (credentials refused)"),
     errors.FallbackShareExceeded("fallback share 0.40 above --max-fallback-share 0.05"),
+    errors.ReadingAccuracyTooLow("2 of 12 accepted readings were right, below --min-reading-accuracy 0.6"),
     IllegalOffer("food=4 exceeds 3"),
     ConformanceError("mock-v1: task x: bad"),
     RunsFailed("2 of 12 run(s) failed"),

@@ -35,6 +35,7 @@ from simcore.studies.astra_params import (AGENT_V1_KWARGS, AGENT_V2_KWARGS, AGEN
                                           _parse_partner_params, parse_agent_params_text,
                                           parse_partner_params_text)
 from simcore.errors import InputError
+from simcore.readings import accuracy_cell, reading_totals
 from simcore.seeding import child, derive
 from simcore.study import Job, JobOutput, Summary, config_block, with_model_calls
 from simcore.launch import launch
@@ -391,14 +392,15 @@ def partner_meant(partner, events) -> list[dict]:
 
 
 def score_readings(readings, partner, events) -> tuple[int, int]:
-    """(readings made, readings right): each reading of a partner utterance (the agent's
-    ``astra.read`` answers, in order) against what the partner meant it to say
-    (:func:`partner_meant`); right when both items match (None where nothing was meant).
-    The protocol knows the intent, so a parsed reading is scored (issue 20 item 6)."""
+    """(readings accepted, of them right): each reading of a partner utterance (the agent's
+    ``astra.read`` answers, in order; None for an answer refused and replaced by the
+    fallback, which is a counted fallback and neither right nor wrong) against what the
+    partner meant it to say (:func:`partner_meant`); right when both items match (None
+    where nothing was meant).  The protocol knows the intent, so a parsed reading is scored."""
     if not readings:
         return 0, 0
     meant = partner_meant(partner, events)
-    pairs = list(zip(readings, meant))
+    pairs = [(got, want) for got, want in zip(readings, meant) if got is not None]
     right = sum(1 for got, want in pairs
                 if got.get("highest") == want["highest"] and got.get("lowest") == want["lowest"])
     return len(pairs), right
@@ -562,7 +564,8 @@ class AstraStudy:
         metrics: dict[str, Any] = {"system": SYSTEM, "seed": config.seed, "headline_setups": list(headline),
                                    "results": results, "by_setup": setups, "tactics": tactics,
                                    "config": config_block(config),
-                                   "fallbacks": int(sum(o.fallbacks for o in outputs))}
+                                   "fallbacks": int(sum(o.fallbacks for o in outputs)),
+                                   "readings": _run_readings(outputs)}
         tables = [self._table1(config, results, headline), self._table_setups(setups, domain),
                   self._table_tactics(tactics)]
         if config.weights_sweep:
@@ -579,17 +582,19 @@ class AstraStudy:
             rows.append((agent, partner, m["agent_score_all"], m["partner_score_all"], m["joint_score_all"],
                          m["agent_score_agreed"], m["partner_score_agreed"], m["agreement_rate"],
                          m["walk_away_rate"], m["pareto_optimal_share"], m["pareto_distance_mean"],
-                         m["priority_match_rate"], m.get("reading_accuracy")))
+                         m["priority_match_rate"], accuracy_cell(m.get("reading_accuracy")), m.get("readings")))
         return Table("astra_table1", f"ASTRA Table 1 analogue: {config.domain}, pooled over setups "
                      f"{','.join(headline)}, {config.episodes} episodes each, alpha={config.alpha:g} "
                      f"beta={config.beta:g}, solver {config.solver}",
                      ("agent", "partner", "agent all", "partner all", "joint all", "agent agreed",
                       "partner agreed", "agree rate", "walk-away", "pareto share", "pareto dist", "prio match",
-                      "readings right"),
+                      "readings right", "readings"),
                      rows,
                      note="scores: mean points (no deal scores 0); rates are fractions; setups marked "
                           "(simcore) in the per-setup table are simcore's additions, not pooled here; readings "
-                          "right: the agent's readings of the partner's words that match what the partner meant")
+                          "right: of the agent's readings of the partner's words that the checks accepted, the "
+                          "share that match what the partner meant; readings: how many were accepted (refused "
+                          "ones are counted fallbacks)")
 
     @staticmethod
     def _table_setups(setups, domain) -> Table:
@@ -633,6 +638,12 @@ class AstraStudy:
                      f"{config.sweep_partner} partner, setups {','.join(headline)}",
                      ("alpha", "beta", "agent all", "partner all", "agent agreed", "partner agreed",
                       "walk-away"), rows)
+
+
+def _run_readings(outputs) -> dict:
+    """``metrics["readings"]``: the accepted readings of every episode of the run, and how many were right."""
+    recs = [r for o in outputs for r in o.record["episodes"]]
+    return reading_totals(sum(r["readings"][0] for r in recs), sum(r["readings"][1] for r in recs))
 
 
 def _headline_setups(config) -> tuple:
