@@ -50,14 +50,20 @@ def play(state: Any, agents: Mapping[str, Any], *, until: Optional[Callable[[str
             raise blame(exc, agent, seat, step) from None
 
 
+def label(agent: Any) -> str:
+    """How errors name an agent: its ``label`` (a wrapper names the agent it wraps), else its class."""
+    given = getattr(agent, "label", None)
+    return given if isinstance(given, str) and given else type(agent).__name__
+
+
 def _user_fault(agent: Any, seat: str, observation: Any, problem: str) -> AgentError:
-    return AgentError(type(agent).__name__, seat, getattr(observation, "step", "?"), problem)
+    return AgentError(label(agent), seat, getattr(observation, "step", "?"), problem)
 
 
 def blame(exc: IllegalMove, agent: Any, seat: str, step: str) -> IllegalMove:
     """``exc`` raised by ``apply`` for ``agent``'s action, as the error of that agent: its
     class, the seat and the decision asked."""
     who = getattr(agent, "name", None)
-    kind = type(agent).__name__
-    label = f"{kind} {who!r}" if isinstance(who, str) and who and who != kind else kind
-    return IllegalMove(exc.rule, policy=f"{label} in seat {seat!r} ({step})", move=exc.move)
+    kind = label(agent)
+    named = f"{kind} {who!r}" if isinstance(who, str) and who and who != kind else kind
+    return IllegalMove(exc.rule, policy=f"{named} in seat {seat!r} ({step})", move=exc.move)

@@ -20,7 +20,7 @@ from mockllm.tasks import all_tasks, read_prompt
 from scenarios.bilateral import load_domain
 from simcore.errors import ParseError
 from simcore.seeding import derive
-from simcore.studies.astra import play_episode
+from simcore.systems.astra.match import play_episode
 
 TASKS = all_tasks()
 SPEAK = TASKS["astra.speak"]

@@ -164,7 +164,7 @@ def test_dominance_reading_that_is_no_legal_move_of_the_speaker_is_a_counted_mod
 def _episode(backend, agent="astra", partner="base"):
     from scenarios.bilateral import load_domain
     from simcore.seeding import derive
-    from simcore.studies.astra import play_episode
+    from simcore.systems.astra.match import play_episode
 
     dom = load_domain("casino-v1")
     return play_episode(dom, agent, partner, "integrative", derive(5, "t"), run_id="t", backend=backend)
@@ -271,7 +271,7 @@ GENERIC = ['{"a": ' + "[" * 50_000 + "]" * 50_000 + "}", '{"a": 1' + "0" * 5000 
 E2E = {  # small runs of each system's study
     "mind": ("simcore.studies.mind", "MindConfig", dict(groups=2, sizes=(3,))),
     "scorable": ("simcore.studies.scorable", "ScorableConfig", dict(trials=1, methods=("llm-pe-all", "proposed-p1"))),
-    "astra": ("simcore.studies.astra", "AstraConfig", dict(episodes=1, partners=("base", "fair"))),
+    "astra": ("simcore.systems.astra", "AstraConfig", dict(episodes=1, partners=("base", "fair"))),
     "dominance": ("simcore.studies.dominance", "DominanceConfig", dict(dialogues=2)),
 }
 

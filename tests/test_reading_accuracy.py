@@ -23,7 +23,8 @@ def test_astra_refused_readings_are_neither_right_nor_wrong():
     counted as one, it would be right wherever the partner meant nothing)."""
     from simcore.metrics.astra import aggregate
     from simcore.seeding import derive
-    from simcore.studies.astra import _domain, play_episode
+    from scenarios.bilateral import load_domain as _domain
+    from simcore.systems.astra.match import play_episode
 
     backend = OneTask("astra.read", _refuse)
     recs = [play_episode(_domain("casino-v1"), "astra", "base", setup, derive(1, "refused", setup),

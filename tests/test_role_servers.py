@@ -127,7 +127,7 @@ def test_several_models_on_the_role_server_ask_for_one(capsys, tmp_path):
 def test_a_config_gives_the_role_backend_from_python(server):
     """The config's form: a URL is openai-compat-v1 at that address; the id with its arguments
     is kept as given (nothing is asked of the server until a job runs)."""
-    from simcore.studies.astra import AstraConfig
+    from simcore.systems.astra.study import AstraConfig
 
     c = AstraConfig(roles={"astra.tactic": server.url})
     assert c.roles == (("astra.tactic", f"openai-compat-v1 base_url={server.url}"),)

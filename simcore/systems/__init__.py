@@ -9,7 +9,7 @@ import importlib.util
 STUDIES = {
     "mind": "simcore.studies.mind",
     "scorable": "simcore.studies.scorable",
-    "astra": "simcore.studies.astra",
+    "astra": "simcore.systems.astra",
     "dominance": "simcore.studies.dominance",
 }
 
