@@ -24,6 +24,7 @@ import os
 from typing import Any, Callable, Mapping, Sequence
 
 from simcore.errors import InputError
+from simcore.registry import make, registered, resolve
 
 
 def parse_backend_args(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -81,8 +82,6 @@ def _convert(value: str, annotation: Any = inspect.Parameter.empty, default: Any
 def check_arg_names(backend_id: str, args: Sequence[tuple[str, str]] = ()) -> Mapping[str, inspect.Parameter]:
     """The constructor parameters of backend ``backend_id``; InputError for an argument
     in ``args`` that is none of them."""
-    from simcore.registry import resolve
-
     spec = resolve("backend", backend_id)
     params = inspect.signature(spec.load()).parameters
     for key, _value in args:
@@ -98,7 +97,6 @@ def build_backend(backend_id: str, args: Sequence[tuple[str, str]] = (), *, reco
     """The backend a study run uses.  ``mock_options`` (such as ``tone_noise``) apply only
     to the noisy mock (``mock-vN``)."""
     from mockllm.cassette import RecordingBackend, ReplayBackend
-    from simcore.registry import make, resolve
 
     if replay:
         return ReplayBackend(replay, misses=replay_misses)
@@ -149,8 +147,6 @@ def is_openai_compat(backend_id: str) -> bool:
     import inspect as _inspect
 
     from mockllm.openai_compat import OpenAICompatBackend
-    from simcore.registry import resolve
-
     factory = resolve("backend", backend_id).load()
     return _inspect.isclass(factory) and issubclass(factory, OpenAICompatBackend)
 
@@ -350,3 +346,17 @@ def check_append(record: str, backend_id: str, args: Sequence[tuple[str, str]] =
         if old.get(name) != new.get(name):
             raise InputError("--append", record, f"the cassette was recorded with {name} {old.get(name)!r}, this run "
                                                  f"has {new.get(name)!r}; record to a new cassette")
+
+
+def backend_object(backend: Any, name: str = "backend"):
+    """A backend from a registered id (made from the registry), or the object itself when it has
+    ``chat()``; anything else is one :class:`~simcore.errors.InputError` naming ``name``."""
+    if isinstance(backend, str):
+        valid = registered("backend")
+        if backend not in valid:
+            raise InputError(name, backend, f"unknown backend id; valid: {', '.join(valid)} (a real model: "
+                                            "simcore.backends.build_backend, or your object with chat())")
+        return make("backend", backend)
+    if not callable(getattr(backend, "chat", None)):
+        raise InputError(name, type(backend).__name__, "expected a backend id or an object with chat()")
+    return backend

@@ -138,6 +138,8 @@ class Match:
     agents: dict
     users: frozenset = frozenset()
     finish: Callable[[Any], Any] = attrs.field(default=lambda state: state.outcome, repr=False)
+    #: each seat's :class:`SeatSetup` (its client and generator: a seat's default voice uses them)
+    setups: dict = attrs.field(factory=dict, repr=False)
 
     def run(self) -> Any:
         """Play to the end (:func:`simcore.driver.play`) and return :attr:`finish`'s result."""

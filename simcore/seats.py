@@ -62,7 +62,8 @@ def policy_spec(value: str, name: str, system: str, role: Optional[str] = None) 
         raise InputError(name, value, f"unknown {system} policy id; valid: {', '.join(valid)} "
                                       "(or package.module:Class, your own agent)") from None
     if spec.meta.get("system") != system or (role is not None and spec.meta.get("role") not in (role, None)):
-        raise InputError(name, value, f"is not a {system} {role or 'policy'}; valid: {', '.join(valid)}")
+        raise InputError(name, value, f"is not a {role or 'policy'} of {system} (the {name} seat takes: "
+                                      f"{', '.join(valid)}, or package.module:Class)")
     return spec
 
 

@@ -34,6 +34,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple, Optional
 
 import attrs
+import numpy as np
 
 from scenarios.bilateral import Domain, IllegalOffer, Valuation
 from simcore.contract import Legal, illegal
@@ -166,9 +167,39 @@ class AlternatingGame:
 
     def mask(self, state: "AlternatingState", seat: str) -> list[bool]:
         n = len(state.domain.outcomes)
+        if state.to_act != seat:
+            return [False] * (n + 3)
         table = state.table
         can_accept = table is not None and table.speaker != seat
         return [True] * n + [can_accept, True, True]
+
+    def feature_count(self, domain: Domain) -> int:
+        return 4 + 3 * len(domain.outcomes)
+
+    def features(self, state: "AlternatingState", seat: str) -> np.ndarray:
+        """The seat's observation as numbers (:meth:`feature_count` of them): the share of the
+        rounds played, the deadline notice (0/1), whether an offer is on the table and whether
+        the other side made it; then, per outcome in :meth:`Domain.outcomes` order, the seat's
+        own score of it divided by its best score, a 1 where it is the offer on the table, and
+        a 1 where it is the seat's own latest offer."""
+        d = state.domain
+        n = len(d.outcomes)
+        out = np.zeros(4 + 3 * n, dtype=np.float32)
+        out[0] = (state.round - 1) / max(1, self.round_limit)
+        out[1] = float(state.warned)
+        table = state.table
+        if table is not None:
+            out[2] = 1.0
+            out[3] = float(table.speaker != seat)
+            out[4 + n + d.outcomes.index(table.offer)] = 1.0
+        own = d.scores(state.values[seat], seat)
+        best = max(own) or 1.0
+        out[4:4 + n] = [x / best for x in own]
+        for t in reversed(state.history):
+            if t.speaker == seat and t.offer is not None:
+                out[4 + 2 * n + d.outcomes.index(t.offer)] = 1.0
+                break
+        return out
 
 
 class AlternatingState:

@@ -11,6 +11,7 @@ rules are in :mod:`policies.astra`, :mod:`policies.astra_modules`, :mod:`policie
 """
 
 from simcore.systems.astra.cli import command, run_default
+from simcore.systems.astra.envspec import ENV
 from simcore.systems.astra.evidence import CLAIMS, ROLES
 from simcore.systems.astra.match import play_episode, start
 from simcore.systems.astra.registry import REGISTRY, SYSTEM
@@ -18,4 +19,4 @@ from simcore.systems.astra.render import PLAYTHROUGHS, plot_offers, render_run
 from simcore.systems.astra.study import STUDY, AstraConfig
 
 __all__ = ["SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
-           "AstraConfig", "start", "play_episode", "plot_offers"]
+           "AstraConfig", "start", "play_episode", "plot_offers", "ENV"]

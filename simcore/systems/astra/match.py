@@ -19,6 +19,7 @@ from mockllm.client import ModelClient
 from mockllm.roles_astra import TEMPERATURE, PartnerRole, TacticRole
 from policies.astra import speak
 from scenarios.bilateral import Domain, Valuation, load_domain
+from simcore.backends import backend_object
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
 from simcore.metrics.astra import frontier, pareto_stats, score_points
@@ -66,21 +67,21 @@ class VoicedSeat:
                                intent=action.intent or {"mode": mode})
 
 
-def start(domain: Domain, seq, *, agent: Any = "astra", partner: Any = "base", setup: str = "integrative",
+def start(domain: Domain, seq, *, agent: Any = AGENTS["astra"], partner: Any = DEFAULT_BASE_PARTNER,
+          setup: str = "integrative",
           run_id: str, partner_values: Optional[Valuation] = None, backend: Any = None, round_limit: int = 15,
           notice_rounds: int = 2, no_deal_payoff: str = "zero", choices: Optional[Mapping[str, Any]] = None,
           params: Any = None, partner_overrides: Optional[Mapping[str, Any]] = None,
           base_partner: str = DEFAULT_BASE_PARTNER, roles: tuple = (), stats: Any = None) -> Match:
     """One negotiation on ``domain`` from the SeedSequence ``seq``.
 
-    ``agent``: a study name (a key of :data:`AGENTS`: ``astra``, ``no-astra``, ..., ``partner``
-    the ``base_partner`` stand-in in the agent's seat), a registered agent id, or a user's agent
-    (:mod:`simcore.seats`); ``choices`` / ``params`` set the built-in agent's parameters.
-    ``partner``: a study name (a key of :data:`PARTNERS`; ``base`` is ``base_partner``), a
-    registered partner id, or a user's agent; ``partner_overrides`` set a built-in partner's
-    ``PartnerParams``.  ``partner_values``: the partner's valuation (None: drawn from the
-    setup's pool).  ``stats`` (a :class:`mockllm.client.CallStats`), when given, gets both sides'
-    model-call counts at the finish."""
+    ``agent``: a registered agent id (or a partner's: a partner in the agent's seat), or a user's
+    agent (:mod:`simcore.seats`); ``choices`` / ``params`` set the built-in agent's parameters.
+    ``partner``: a registered partner id or a user's agent; ``partner_overrides`` set a built-in
+    partner's ``PartnerParams``; the astra.partner role (``roles``) is played on a backend when a
+    stand-in for Partner-Base sits there.  ``partner_values``: the partner's valuation (None:
+    drawn from the setup's pool).  ``stats`` (a :class:`mockllm.client.CallStats`), when given,
+    gets both sides' model-call counts at the finish."""
     backend = backend if backend is not None else make("backend", "mock-v1")
     if partner_values is None:
         pool = domain.setup(setup).partners
@@ -111,17 +112,13 @@ def start(domain: Domain, seq, *, agent: Any = "astra", partner: Any = "base", s
         return make("policy", pid, domain=domain, values=pv, client=p_client, rng=p_setup.rng, side="partner",
                     **overrides)
 
-    if isinstance(agent, str):  # the study's names: the registry ids they stand for
-        agent = base_partner if agent == "partner" else AGENTS.get(agent, agent)
-    base = partner == "base"
-    if isinstance(partner, str):
-        partner = base_partner if base else PARTNERS.get(partner, partner)
     a = seat(agent, a_setup, name="agent", builtin=agent_builtin, aliases={"domain": domain, "values": domain.agent})
     p = seat(partner, p_setup, name="partner", builtin=partner_builtin, aliases={"domain": domain, "values": pv},
              role="partner")
     agents = {"agent": VoicedSeat(a.agent, a_setup) if a.user else a.agent,
               "partner": VoicedSeat(p.agent, p_setup) if p.user else p.agent}
     # the astra.partner role is Partner-Base's: played on a backend only when the base stand-in sits there
+    base = isinstance(partner, str) and not p.user and resolve("policy", partner).id in BASE_PARTNERS
     role_clients = _attach_roles(roles, a.agent, p.agent if base else None, backend, seq)
     game = AlternatingGame(round_limit=round_limit, warn_rounds=notice_rounds, no_deal_payoff=no_deal_payoff)
     state = game.start(domain, domain.agent, pv, run_id)
@@ -138,7 +135,49 @@ def start(domain: Domain, seq, *, agent: Any = "astra", partner: Any = "base", s
         return ep, record
 
     users = frozenset(s for s, seated in (("agent", a), ("partner", p)) if seated.user)
-    return Match(state, agents, users, finish)
+    return Match(state, agents, users, finish, {"agent": a_setup, "partner": p_setup})
+
+
+#: the options of :func:`episode_match` (the API's and the environment's)
+OPTIONS = ("agent", "partner", "domain", "setup", "rounds", "backend", "partner_values", "no_deal_payoff",
+           "notice_rounds")
+
+
+def check_options(options) -> None:
+    """One line naming an option :func:`episode_match` does not take."""
+    bad = sorted(set(options) - set(OPTIONS))
+    if bad:
+        raise InputError("options", ", ".join(bad), f"valid: {', '.join(OPTIONS)}")
+
+
+def episode_match(seq, *, agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2",
+                  domain: str = "casino-v1", setup: str = "integrative", rounds: int = 15, backend: Any = "mock-v1",
+                  partner_values: Optional[Valuation] = None, no_deal_payoff: str = "zero",
+                  notice_rounds: int = 2) -> Match:
+    """:func:`start` from the arguments the public API takes, each checked first (one
+    :class:`~simcore.errors.InputError` line naming it): ``domain`` a shipped id or a domain
+    file, ``setup`` one of its setups, ``rounds`` the round limit, ``partner_values`` a
+    :class:`scenarios.bilateral.Valuation` of the domain's issues (None: drawn from the setup's
+    pool by the seed), ``no_deal_payoff`` ``"zero"`` or ``"batna"``, ``notice_rounds`` the
+    rounds left when the deadline notice is given (0: none); ``backend`` a registered id or an
+    object with ``chat()``.  The run id is ``astra/api/<setup>``."""
+    dom = load_domain(domain)
+    setups = [s.name for s in dom.setups]
+    if setup not in setups:
+        raise InputError("setup", repr(setup), f"valid for {dom.id}: {', '.join(setups)}")
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 2:
+        raise InputError("rounds", repr(rounds), "must be an int >= 2")
+    if not isinstance(notice_rounds, int) or isinstance(notice_rounds, bool) or notice_rounds < 0:
+        raise InputError("notice_rounds", repr(notice_rounds), "must be an int >= 0")
+    if no_deal_payoff not in ("zero", "batna"):
+        raise InputError("no_deal_payoff", repr(no_deal_payoff), "valid: 'zero', 'batna'")
+    if partner_values is not None:
+        if not isinstance(partner_values, Valuation) or len(partner_values.weights) != len(dom.issues):
+            raise InputError("partner_values", repr(partner_values)[:80],
+                             f"expected a scenarios.bilateral.Valuation of {dom.id}'s {len(dom.issues)} issues")
+    return start(dom, seq, agent=agent, partner=partner, setup=setup, run_id=f"{SYSTEM}/api/{setup}",
+                 partner_values=partner_values, backend=backend_object(backend), round_limit=rounds,
+                 notice_rounds=notice_rounds, no_deal_payoff=no_deal_payoff)
 
 
 def episode_record(domain, setup: str, k: Optional[int], pv, ep, agent, partner, fallbacks: int) -> dict:
@@ -173,9 +212,23 @@ def episode_record(domain, setup: str, k: Optional[int], pv, ep, agent, partner,
     }
 
 
-def play_episode(domain, agent_kind: Any, partner_kind: Any, setup: str, seq, **options: Any) -> tuple:
-    """One negotiation played to the end: ``(Episode, record)`` (:func:`start`'s arguments)."""
-    return start(domain, seq, agent=agent_kind, partner=partner_kind, setup=setup, **options).run()
+def study_seats(agent: Any, partner: Any, base_partner: str = DEFAULT_BASE_PARTNER) -> tuple:
+    """The registry ids the study's names stand for (:data:`AGENTS`, :data:`PARTNERS`: ``base``
+    is ``base_partner``, and ``partner`` in the agent's seat too); anything else as it is."""
+    if isinstance(agent, str) and agent in AGENTS:
+        agent = base_partner if agent == "partner" else AGENTS[agent]
+    if isinstance(partner, str) and partner in PARTNERS:
+        partner = base_partner if partner == "base" else PARTNERS[partner]
+    return agent, partner
+
+
+def play_episode(domain, agent_kind: Any, partner_kind: Any, setup: str, seq, *,
+                 base_partner: str = DEFAULT_BASE_PARTNER, **options: Any) -> tuple:
+    """One negotiation of the study's agent and partner (their study names, or ids or user
+    agents) played to the end: ``(Episode, record)`` (:func:`start`'s other arguments)."""
+    agent, partner = study_seats(agent_kind, partner_kind, base_partner)
+    return start(domain, seq, agent=agent, partner=partner, setup=setup, base_partner=base_partner,
+                 **options).run()
 
 
 def partner_meant(partner, events) -> list[dict]:
