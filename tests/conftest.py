@@ -50,7 +50,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         return
     shown = changes[:20] + ([f"... and {len(changes) - 20} more"] if len(changes) > 20 else [])
     terminalreporter.write_sep("=", "files changed in the checkout", red=True)
-    terminalreporter.write_line(f"the test session wrote into the checkout {CHECKOUT}; every test must write "
-                                "under tmp_path:")
+    terminalreporter.write_line(f"these files of the checkout {CHECKOUT} changed while the tests ran: a test "
+                                "wrote there (every test must write under tmp_path), or something else did:")
     for line in shown:
         terminalreporter.write_line("    " + line)

@@ -21,7 +21,8 @@ def _completion(content: str) -> bytes:
 
 
 class FakeOpenAI:
-    def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200):
+    def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200,
+                 port: int = 0):
         from mockllm.backend import Message
         from mockllm.mock import MockBackend
         from simcore.errors import UnrecognisedPrompt
@@ -72,7 +73,7 @@ class FakeOpenAI:
             def log_message(self, *args):
                 pass
 
-        self.local = LocalServer(Handler)
+        self.local = LocalServer(Handler, port=port)
         self.url = self.local.url
 
     def close(self) -> None:
