@@ -13,6 +13,7 @@ list) and loaded on first use.
 from __future__ import annotations
 
 import importlib
+import pickle
 import re
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -130,6 +131,34 @@ def register(kind: str, id: str, entry_point: Any, kwargs: Mapping[str, Any] | N
 
 def unregister(kind: str, id: str) -> None:
     _specs[kind].pop(id, None)
+
+
+def snapshot() -> list[bytes]:
+    """Every registered spec, each pickled on its own (a spec whose entry point cannot be
+    pickled is left out), for a process that does not inherit this one's memory: a pool
+    worker started by a fork server (:func:`restore`)."""
+    _load_builtins()
+    found = []
+    for table in _specs.values():
+        for spec in table.values():
+            try:
+                found.append(pickle.dumps(spec))
+            except (pickle.PicklingError, TypeError, AttributeError):
+                continue
+    return found
+
+
+def restore(pickled: Sequence[bytes]) -> None:
+    """Register the specs of :func:`snapshot` here, replacing those of the same id (one whose
+    entry point cannot be found in this process is left out: using it fails as an unknown id
+    would)."""
+    _load_builtins()
+    for data in pickled:
+        try:
+            spec = pickle.loads(data)
+        except Exception:  # noqa: BLE001 - e.g. a class defined in a notebook's __main__
+            continue
+        _specs[spec.kind][spec.id] = spec
 
 
 def resolve(kind: str, id: str) -> Spec:

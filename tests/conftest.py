@@ -11,11 +11,19 @@ after every pytest-xdist worker has finished -- and any file added, removed or c
 fails the session with the list.  Tool caches (``__pycache__``, ``.pytest_cache``,
 ``.hypothesis``), ``.git`` and virtualenvs (a directory holding ``pyvenv.cfg``, and
 ``.ci-venvs`` with CI's logs) are not looked at.
+
+No test forks while another Python thread runs (a pytest-xdist worker always has one):
+Python 3.12+ warns "This process ... is multi-threaded, use of fork() may lead to
+deadlocks" at every such fork.  ``-W error::DeprecationWarning`` cannot catch it (Python
+drops the error it becomes), so that warning is always recorded here, whatever ``-W``
+says, and any recorded fails the session with the tests that caused it.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import warnings
 
 import pytest
 from hypothesis import settings
@@ -25,6 +33,29 @@ from checkout import CHECKOUT, changed_files, checkout_files
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+#: the start of Python's warning about a fork while other threads run (3.12+)
+FORK_WARNING = r"This process \(pid=\d+\) is multi-threaded, use of fork\(\) may lead to deadlocks"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    # inside pytest's own warning capture (tryfirst), so this filter outranks -W and the ini
+    with warnings.catch_warnings():
+        warnings.filterwarnings("always", message=FORK_WARNING, category=DeprecationWarning)
+        return (yield)
+
+
+#: the tests (node ids) whose run forked while other threads ran, once per fork
+FORKS: list[str] = []
+
+
+def pytest_warning_recorded(warning_message, when, nodeid, location):
+    # in the controlling process too: pytest-xdist passes every worker's warnings on
+    if issubclass(warning_message.category, DeprecationWarning) and re.match(FORK_WARNING,
+                                                                              str(warning_message.message)):
+        FORKS.append(nodeid or when)
+
 
 def _is_xdist_worker(config) -> bool:
     return hasattr(config, "workerinput")
@@ -40,11 +71,18 @@ def pytest_sessionfinish(session, exitstatus):
     if before is None:
         return
     session.config._simcore_changes = changed_files(before, checkout_files())
-    if session.config._simcore_changes:
+    if session.config._simcore_changes or FORKS:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    forks = FORKS
+    if forks and not _is_xdist_worker(config):
+        terminalreporter.write_sep("=", "forks while other threads ran", red=True)
+        terminalreporter.write_line("these tests forked a process while another Python thread ran (a process pool "
+                                    "must not fork then; see simcore.executors.start_method):")
+        for nodeid in sorted(set(forks)):
+            terminalreporter.write_line(f"    {nodeid} ({forks.count(nodeid)} fork(s))")
     changes = getattr(config, "_simcore_changes", None)
     if not changes:
         return
