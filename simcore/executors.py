@@ -24,7 +24,7 @@ import signal
 import sys
 import threading
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
 from simcore import registry
 from simcore.errors import BackendFatal, InputError

@@ -44,7 +44,7 @@ def test_property_examples_pass_whatever_the_machines_speed(name, block, monkeyp
     one second after the last, so every example takes a second to draw and to run."""
     clock = itertools.count(step=1.0)
     monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
-    exec(compile(block, f"docs/{name}", "exec"), {"__name__": "docs_property_example"})
+    exec(compile(block, f"{DOCS}/{name}:property example", "exec"), {"__name__": "docs_property_example"})
 
 
 def test_the_docs_have_a_property_example():

@@ -98,3 +98,21 @@ def test_workers_not_forked_have_the_parents_registry_and_give_the_same_bytes(a_
     finally:
         unregister("policy", "stubborn-in-code-v1")
     assert outs[0] == outs[1] and b"stubborn-in-code-v1" in outs[0]["metrics.json"]
+
+
+def test_the_registry_a_worker_takes_holds_what_another_process_can_rebuild():
+    """A class defined inside a function cannot be found again in another process: it is
+    left out (using it there fails as an unknown id), not a reason for the pool to break."""
+    from simcore.registry import snapshot
+
+    class Local(Stubborn):
+        pass
+
+    register("policy", "stubborn-callable-v1", Stubborn, meta={"system": "mind"})
+    register("policy", "stubborn-local-v1", Local, meta={"system": "mind"})
+    try:
+        ids = {spec.id for spec in snapshot()}
+    finally:
+        unregister("policy", "stubborn-callable-v1")
+        unregister("policy", "stubborn-local-v1")
+    assert "stubborn-callable-v1" in ids and "stubborn-local-v1" not in ids and "mind-v2" in ids
