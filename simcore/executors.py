@@ -99,7 +99,7 @@ def process_pool(workers: int) -> ProcessPoolExecutor:
                                initargs=(os.getpid(), *state))
 
 
-def start_worker(parent: int, environ: dict[str, str] | None = None, registrations: tuple = ()) -> None:
+def start_worker(parent: int, environ: dict[str, str] | None = None, registrations: Sequence = ()) -> None:
     """Pool-worker initializer: die with ``parent`` (:func:`die_with_parent`); a worker not
     forked from ``parent`` also takes its environment variables (an API key set after a fork
     server started, say) and its registry (:func:`simcore.registry.snapshot`: a policy
