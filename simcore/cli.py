@@ -19,6 +19,7 @@ import sys
 
 import click
 
+from simcore.progress import AFTER
 from simcore.systems import STUDIES, available
 
 
@@ -90,7 +91,11 @@ def run(ctx, seed, workers, out, progress, overwrite, resume):
             continue
         module = importlib.import_module(STUDIES[name])
         click.echo(f"== {name} ({i} of {len(names)}) ==")
-        module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress)
+        following = AFTER.set(default_study.after_note(todo, name))  # its progress line names what follows
+        try:
+            module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress)
+        finally:
+            AFTER.reset(following)
         default_study.mark_done(os.path.join(out, name), seed)
         ran.append(name)
         if progress is not False:  # the overall line, on stderr (wall clock: display only)

@@ -9,12 +9,14 @@ not depend on the worker count.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import attrs
 
+from simcore.executors import start_method
 from simcore.files import AtomicFile, write_atomic
 from simcore.readings import readings_line
 from simcore.runner import map_ordered
@@ -300,20 +302,11 @@ class _TranscriptStream:
 
 def _warm_for_fork() -> None:
     """Before a process pool forks its workers, import here what every job imports first
-    (the registry's systems, the task modules, the backends): forked workers then start
-    with it instead of each importing it again (issue 21: about 0.3 s of CPU per worker,
-    which a one-worker run spends once).  Nothing is gained where workers are spawned."""
-    import multiprocessing
-
-    method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
-    if method != "fork":
-        return
-    import simcore.backends  # noqa: F401
-    from mockllm.tasks import all_tasks
-    from simcore.registry import registered
-
-    registered("policy")  # (loads every built-in system's registry)
-    all_tasks()
+    (:mod:`simcore.jobimports`): forked workers then start with it instead of each importing
+    it again (about 0.3 s of CPU per worker, which a one-worker run spends once).  Nothing
+    is gained where workers are not forked from this process (a fork server preloads it)."""
+    if start_method() == "fork":
+        importlib.import_module("simcore.jobimports")
 
 
 def dumps_metrics(metrics: Mapping[str, Any]) -> str:

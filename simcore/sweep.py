@@ -26,9 +26,12 @@ the sweep was interrupted -- and written as ``sweep.json``, ``sweep_summary.csv`
 (mean and 95% confidence interval per grid point and metric), ``sweep_runs.csv`` and
 ``sweep_failures.csv``.
 
-The interval is Student's t over the replicates of a grid point:
-``mean +- t(0.975, n-1) * s / sqrt(n)`` with ``s`` the sample standard deviation;
-it is left empty when fewer than two replicates succeeded.
+The interval of a share the study names in ``sweep_shares`` (with the metric counting its
+trials; :mod:`simcore.metrics.proportions`) is Wilson's score interval over the grid point's
+replicates pooled: the successes ``round(share * trials)`` and the trials summed over its
+runs, so it stays inside [0, 1].  Any other metric's is Student's t over the replicates:
+``mean +- t(0.975, n-1) * s / sqrt(n)`` with ``s`` the sample standard deviation, left
+empty when fewer than two replicates succeeded.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ import click
 import numpy as np
 
 from simcore.errors import BackendFatal, InputError, SimcoreError
+from simcore.metrics.proportions import COMMON_SHARES, pooled_wilson95, trials_metric
 from simcore.progress import Progress
 from simcore.resultlog import ResultLog, dumps, read_log
 from simcore.seeding import derive
@@ -59,8 +63,8 @@ from simcore.transcript import _jsonable
 
 LOG_NAME = "sweep.jsonl"
 DEFAULT_REPLICATES = 5
-INTERVAL = ("95% CI: Student t over replicate seeds, mean +- t(0.975, n-1)*s/sqrt(n); "
-            "'-' when fewer than 2 runs succeeded")
+INTERVAL = ("95% CI: a share, Wilson score interval over the replicates' pooled trials; any other metric, "
+            "Student t over replicate seeds, mean +- t(0.975, n-1)*s/sqrt(n), '-' when fewer than 2 runs succeeded")
 
 
 class RunsFailed(click.ClickException):
@@ -538,8 +542,11 @@ def run_metrics(rec: Mapping[str, Any], skip: frozenset = frozenset()) -> list[t
 
 
 def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[RunSpec],
-                  axes: Sequence[Axis], records: Mapping[str, Mapping[str, Any]]) -> Summary:
-    """The sweep's tables and metrics from the log records of the planned runs."""
+                  axes: Sequence[Axis], records: Mapping[str, Mapping[str, Any]],
+                  shares: Mapping[str, str] = COMMON_SHARES) -> Summary:
+    """The sweep's tables and metrics from the log records of the planned runs; ``shares``
+    names the metrics that are shares and what counts their trials (a study's
+    ``sweep_shares``)."""
     keys = [a.key for a in axes]
     skip = frozenset(header.get("base_config") or ())
     by_point: dict[tuple, list[RunSpec]] = {}
@@ -556,6 +563,7 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
     n_ok = n_failed = n_missing = 0
     for texts, point_runs in by_point.items():
         values: dict[str, list[float]] = {n: [] for n in names}
+        got_ok: list[dict[str, float]] = []
         ok = failed = 0
         for run in point_runs:
             rec = records.get(run.id)
@@ -567,6 +575,7 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
             if rec["status"] == "ok":
                 ok += 1
                 got = dict(run_metrics(rec, skip))
+                got_ok.append(got)
                 for name, v in got.items():
                     values[name].append(v)
                 run_rows.append(base + ["ok"] + [got.get(n) for n in names])
@@ -581,6 +590,10 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
             n, mean, sd, lo, hi = mean_ci(values[name])
             if n == 0:
                 continue
+            trials = trials_metric(name, shares)
+            counted = [(g[name], g[trials]) for g in got_ok if name in g and trials in g] if trials else []
+            if trials and len(counted) == n:
+                lo, hi = pooled_wilson95([c[0] for c in counted], [c[1] for c in counted]) or (None, None)
             stats[name] = {"n": n, "mean": mean, "sd": sd, "ci95_low": lo, "ci95_high": hi}
             summary_rows.append([*texts, name, n, mean, lo, hi])
         points_json.append({"point": dict(point_runs[0].point), "runs": len(point_runs), "ok": ok, "failed": failed, "metrics": stats})
@@ -716,7 +729,8 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
                 raise
             bar.close()
     log_header, records = read_log(path)
-    summary = build_summary(study.name, log_header, runs, axes, records)
+    summary = build_summary(study.name, log_header, runs, axes, records,
+                            {**COMMON_SHARES, **getattr(study, "sweep_shares", {})})
     write_summary(out, summary, "sweep.json")
     if echo is not None:
         shown = list(metrics) if metrics else list(getattr(study, "sweep_headline", ()))

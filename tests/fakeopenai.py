@@ -27,7 +27,7 @@ def _completion(content: str, finish_reason: str | None = None) -> bytes:
 
 class FakeOpenAI:
     def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200,
-                 answer=None, finish_reason: str | None = None):
+                 answer=None, finish_reason: str | None = None, port: int = 0):
         from mockllm.backend import Message
         from mockllm.mock import MockBackend
         from simcore.errors import UnrecognisedPrompt
@@ -80,7 +80,7 @@ class FakeOpenAI:
             def log_message(self, *args):
                 pass
 
-        self.local = LocalServer(Handler)
+        self.local = LocalServer(Handler, port=port)
         self.url = self.local.url
 
     def close(self) -> None:

@@ -135,9 +135,10 @@ def plugin_path(tmp_path_factory):
 def _run(plugin_path, tmp_path, *args):
     import os
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_path), os.getcwd()])}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_path), root])}
     return subprocess.run([sys.executable, "-m", "simcore", "run", *args, "--no-progress",
-                           "--out", str(tmp_path)], capture_output=True, text=True, env=env)
+                           "--out", str(tmp_path)], capture_output=True, text=True, env=env, cwd=os.path.dirname(tmp_path))
 
 
 def test_an_installed_package_plays_astra_and_mind_through_simcore_run(plugin_path, tmp_path):

@@ -155,6 +155,9 @@ def _domain(config: DominanceConfig):
 class DominanceStudy:
     #: the metrics a sweep shows on the terminal (the outcomes table; --metrics chooses others)
     sweep_headline = ("results.*.success_rate", "results.*.agent_satisfaction", "results.*.user_satisfaction")
+    #: the shares among the metrics, with the metric counting each one's trials (a sweep gives
+    #: them Wilson intervals: simcore.metrics.proportions)
+    sweep_shares = {"results.*.success_rate": "dialogues"}
     name = SYSTEM
 
     def jobs(self, config: DominanceConfig) -> list[Job]:

@@ -114,6 +114,10 @@ class ScorableConfig:
 class ScorableStudy:
     #: the metrics a sweep shows on the terminal (Table 1; --metrics chooses others)
     sweep_headline = ("results.*.FAR", "results.*.PAR", "results.*.LAR")
+    #: the shares among the metrics, with the metric counting each one's trials (a sweep gives
+    #: them Wilson intervals: simcore.metrics.proportions)
+    sweep_shares = {"results.*.FAR": "trials", "results.*.PAR": "trials", "results.*.LAR": "trials",
+                    "results.*.readings.precision": "read", "results.*.readings.recall": "meant"}
     name = SYSTEM
 
     def jobs(self, config: ScorableConfig) -> list[Job]:

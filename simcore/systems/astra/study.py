@@ -141,6 +141,10 @@ class AstraConfig:
 class AstraStudy:
     #: the metrics a sweep shows on the terminal (Table 1's columns; --metrics chooses others)
     sweep_headline = ("results.*.agent_score_all", "results.*.partner_score_all", "results.*.agreement_rate", "results.*.walk_away_rate")
+    #: the shares among the metrics, with the metric counting each one's trials (a sweep gives
+    #: them Wilson intervals: simcore.metrics.proportions)
+    sweep_shares = {f"{block}.*.{rate}": "episodes" for block in ("results", "by_setup")
+                    for rate in ("agreement_rate", "walk_away_rate")}
     name = SYSTEM
 
     def jobs(self, config: AstraConfig) -> list[Job]:
