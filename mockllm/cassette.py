@@ -50,8 +50,9 @@ import os
 from typing import Any, Iterator, Mapping, Sequence
 
 from mockllm.backend import ChatBackend, Message, takes_schema
-from simcore.files import read_text
 from simcore.errors import BackendError, BackendFatal, InputError
+from simcore.files import read_text
+from simcore.jsonread import JSONProblem, loads
 
 MISSES = ("error", "fallback")
 
@@ -95,8 +96,8 @@ def _first_row(path: str):
     try:
         with open(path, encoding="utf-8") as fh:
             first = fh.readline()
-        return json.loads(first) if first.strip() else None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return loads(first) if first.strip() else None
+    except (OSError, UnicodeDecodeError, JSONProblem):
         return None
 
 
@@ -252,13 +253,13 @@ class ReplayBackend:
             if lineno == 1 and header is not None:
                 continue
             try:
-                row = json.loads(line)
+                row = loads(line)
                 key = row["key"]
                 kind = "response" if "response" in row else "error"
                 text = row[kind]
                 if not isinstance(key, str) or not isinstance(text, str):
                     raise TypeError
-            except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
+            except (JSONProblem, KeyError, TypeError):
                 raise InputError(path, f"line {lineno}", "not a cassette entry "
                                  "(needs JSON with string 'key' and 'response' or 'error')") from None
             finish = row.get("finish_reason")

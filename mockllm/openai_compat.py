@@ -67,6 +67,7 @@ from mockllm.backend import Message, as_messages
 from mockllm.client import DEFAULT_TRIES, MAX_TRIES
 from mockllm.tasks import TASK_PREFIX, get_task
 from simcore.errors import BackendError, BackendFatal, UnrecognisedPrompt
+from simcore.jsonread import JSONProblem, loads
 
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
 SCHEMA_MODES = ("json_schema", "json_object", "off")
@@ -335,9 +336,10 @@ class OpenAICompatBackend:
         if self.stream:
             return self._streamed(raw, url)
         try:
-            payload = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise BackendError(self.redact(f"{url}: response is not JSON")) from None
+            payload = loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, JSONProblem) as exc:
+            problem = exc.problem if isinstance(exc, JSONProblem) else "not UTF-8"
+            raise BackendError(self.redact(f"{url}: response is not JSON we can read ({problem})")) from None
         try:
             choices = payload["choices"]
             if not choices:
@@ -373,9 +375,9 @@ class OpenAICompatBackend:
                 done = True
                 break
             try:
-                choice = json.loads(data)["choices"][0]
+                choice = loads(data)["choices"][0]
                 piece = (choice.get("delta") or choice.get("message") or {}).get("content")
-            except (json.JSONDecodeError, KeyError, TypeError, IndexError, AttributeError):
+            except (JSONProblem, KeyError, TypeError, IndexError, AttributeError):
                 raise BackendError(self.redact(f"{url}: a streamed event lacks choices[0].delta")) from None
             events += 1
             if piece is not None and not isinstance(piece, str):
@@ -409,12 +411,12 @@ def _error_body(exc) -> str:
         return ""
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw or "")
     try:
-        data = json.loads(text)
+        data = loads(text)
         err = data.get("error") if isinstance(data, dict) else None
         msg = err.get("message") if isinstance(err, dict) else (err if isinstance(err, str) else None)
         if isinstance(msg, str):
             text = msg
-    except (json.JSONDecodeError, AttributeError):
+    except (JSONProblem, AttributeError):
         pass
     return " ".join(text.split())[:300]
 
@@ -468,11 +470,11 @@ def list_models(base_url: str, *, api_key_env: str = DEFAULT_KEY_ENV, timeout: f
     if len(raw) > max_bytes:
         raise BackendError(f"{url}: response larger than {max_bytes} bytes")
     try:
-        payload = json.loads(raw.decode("utf-8"))
+        payload = loads(raw.decode("utf-8"))
         rows = payload.get("data") if isinstance(payload.get("data"), list) else payload["models"]
         if not isinstance(rows, list):
             raise TypeError
-    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, AttributeError, RecursionError):
+    except (UnicodeDecodeError, JSONProblem, KeyError, TypeError, AttributeError):
         raise BackendError(f"{url}: the answer is not a list of models (no 'data' list)") from None
     names = []
     for row in rows:

@@ -16,8 +16,9 @@ import os
 import weakref
 from typing import Any, Mapping
 
-from simcore.files import fsync_dir, read_text
 from simcore.errors import InputError
+from simcore.files import fsync_dir, read_text
+from simcore.jsonread import parse
 
 FORMAT = 1
 #: header fields that must match for ``--resume`` to continue a log
@@ -206,10 +207,7 @@ def read_log(path: str) -> tuple[dict, dict[str, dict]]:
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, f"line {lineno}", f"not valid JSON ({exc.msg})") from None
+        row = parse(line, path, f"line {lineno}")
         if not isinstance(row, dict):
             raise InputError(path, f"line {lineno}", "expected a JSON object")
         if header is None:

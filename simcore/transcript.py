@@ -17,6 +17,7 @@ import attrs
 
 from mockllm.jsontext import dumps_compact
 from simcore.errors import InputError
+from simcore.jsonread import parse
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -113,12 +114,7 @@ class Event:
 
     @classmethod
     def from_json(cls, line: str, source: str = "<transcript>", lineno: int = 0) -> "Event":
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(source, f"line {lineno}", f"not valid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise InputError(source, f"line {lineno}", "nested too deeply") from None
+        data = parse(line, source, f"line {lineno}")
         if not isinstance(data, dict):
             raise InputError(source, f"line {lineno}", "expected a JSON object")
         names = {a.name for a in attrs.fields(cls)}

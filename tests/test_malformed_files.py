@@ -67,7 +67,7 @@ def test_the_cli_process_prints_no_traceback():
     proc = subprocess.run([sys.executable, "-m", "simcore.cli", "run", "scorable", "--game", path],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.strip().splitlines() == [f"simcore: error: {path}: nested too deeply to be a data file"]
+    assert proc.stderr.strip().splitlines() == [f"simcore: error: {path}: nested too deeply (more than 100 levels)"]
 
 
 def test_loaders_use_safe_parsers_only():
