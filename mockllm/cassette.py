@@ -17,8 +17,10 @@ The first line of a cassette is a header,
 "backend_args": [[k, v], ...], "tries": n, "temperature": t}}``: what the exchanges
 were recorded with.  A replay reports that backend and model (so the replayed run's
 ``metrics.json`` equals the recorded one's) and asks with the same number of tries
-and temperature (so its repair requests are the recorded ones).  Cassettes without a
-header still replay.  A header is checked field by field before a replay
+and temperature (so its repair requests are the recorded ones).  A replay refuses a
+file without that header (an empty file, a file of other JSON Lines) and a cassette
+that holds no exchange, before any work: one :class:`~simcore.errors.InputError`
+naming the file.  A header is checked field by field before a replay
 (:func:`check_header`): a field of the wrong type or out of range (``"backend_args": 1``,
 ``"temperature": "x"``, ``"tries": 0``) or one this version does not know is one
 :class:`~simcore.errors.InputError` naming the file and the field.
@@ -38,8 +40,8 @@ sweep's runs) exchanges are appended in place, and an append a full disk cuts sh
 cut off again; either way a failure to write is one
 :class:`~simcore.errors.InputError` naming the cassette.
 
-A request the cassette does not hold (an empty cassette, one from a smaller run or
-another system) stops the replay with a :class:`~simcore.errors.BackendFatal` naming
+A request the cassette does not hold (one from a smaller run or another system) stops
+the replay with a :class:`~simcore.errors.BackendFatal` naming
 that first missed request; with ``misses="fallback"`` it is a :class:`BackendError`
 instead, which the caller counts as a fallback.  A failure that stopped the recorded
 run (:class:`~simcore.errors.BackendFatal`) is not recorded.
@@ -336,10 +338,14 @@ class ReplayBackend:
         #: the recorded run's tries and temperature (read by ModelClient), when known
         self.answer_tries = self.meta.get("tries")
         self.temperature = self.meta.get("temperature")
-        for lineno, line in enumerate(read_text(path).split("\n"), 1):
-            if not line.strip():
-                continue
-            if lineno == 1 and header is not None:
+        text = read_text(path)
+        if header is None:
+            if not text.strip():
+                raise InputError(path, "", "is empty: a cassette holds a header and the exchanges --record wrote")
+            raise InputError(path, "line 1", "not a cassette header ({\"cassette\": {...}}, the line --record "
+                                             "writes first)")
+        for lineno, line in enumerate(text.split("\n"), 1):
+            if not line.strip() or lineno == 1:
                 continue
             try:
                 row = loads(line)
@@ -353,6 +359,8 @@ class ReplayBackend:
                                  "(needs JSON with string 'key' and 'response' or 'error')") from None
             finish = row.get("finish_reason")
             self.responses.setdefault(key, []).append((kind, text, finish if isinstance(finish, str) else None))
+        if not self.responses:
+            raise InputError(path, "", "holds no exchange (only its header): there is nothing to replay")
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str:
