@@ -214,11 +214,11 @@ def prepare_out_dir(out: str, *, kind: str = "run", overwrite: bool = False, res
     base = _first_existing(out)
     if not os.path.isdir(base):
         raise InputError(option, out, f"{base} is a file, not a directory")
-    made = _missing_dirs(out)
+    made = missing_dirs(out)
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as exc:
-        _remove_made(made)
+        remove_empty_dirs(made)
         raise InputError(option, out, f"cannot create the directory ({exc.strerror or exc})") from None
     probe = os.path.join(out, f".simcore-write-test-{os.getpid()}")
     try:
@@ -234,7 +234,7 @@ def prepare_out_dir(out: str, *, kind: str = "run", overwrite: bool = False, res
         except OSError:
             pass
     if problem:
-        _remove_made(made)
+        remove_empty_dirs(made)
         raise InputError(option, out, problem)
     _remove_stale_temporaries(out)
     present = [n for n in RUN_FILES + SWEEP_FILES if os.path.exists(os.path.join(out, n))]
@@ -256,7 +256,7 @@ def prepare_out_dir(out: str, *, kind: str = "run", overwrite: bool = False, res
                      "pass --overwrite to replace them, or choose another --out")
 
 
-def _missing_dirs(path: str) -> list[str]:
+def missing_dirs(path: str) -> list[str]:
     """The directories of ``path`` that do not exist yet, deepest first."""
     missing = []
     cur = os.path.abspath(path)
@@ -269,8 +269,9 @@ def _missing_dirs(path: str) -> list[str]:
     return missing
 
 
-def _remove_made(made: list[str]) -> None:
-    """Remove the (empty) directories a refused ``out`` check created, deepest first."""
+def remove_empty_dirs(made: list[str]) -> None:
+    """Remove the directories in ``made`` (deepest first, as :func:`missing_dirs` lists them)
+    that are empty, up to the first that is not: those a run created and left empty."""
     for path in made:
         try:
             os.rmdir(path)

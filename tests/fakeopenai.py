@@ -2,7 +2,8 @@
 backend: ``POST /v1/chat/completions`` answers with the mock backend's answer (so runs
 are quick and mostly parse), ``GET /v1/models`` lists the models it is given.
 
-With ``echo_key`` it behaves like a server that echoes the Authorization header into
+With ``fail_after=N`` it answers the first N chat requests and then fails every one
+with HTTP 500 (a server that went down mid-run).  With ``echo_key`` it behaves like a server that echoes the Authorization header into
 its answers: every answer carries the header's value, and one first try in three is
 nothing but that echo (refused, so the repair prompt quotes it back)."""
 
@@ -21,7 +22,8 @@ def _completion(content: str) -> bytes:
 
 
 class FakeOpenAI:
-    def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200):
+    def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200,
+                 fail_after: int | None = None):
         from mockllm.backend import Message
         from mockllm.mock import MockBackend
         from simcore.errors import UnrecognisedPrompt
@@ -56,6 +58,9 @@ class FakeOpenAI:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 with fake.lock:
                     fake.posts.append({"headers": dict(self.headers), "body": body})
+                    down = fail_after is not None and len(fake.posts) > fail_after
+                if down:  # a server that went down: every later request fails
+                    return self._send(500, b'{"error": {"message": "down"}}')
                 msgs = [Message(m["role"], m["content"]) for m in body["messages"]]
                 try:
                     answer = MockBackend().chat(msgs, temperature=body["temperature"], seed=body.get("seed"))
