@@ -23,7 +23,7 @@ def per_turn(pulp_episodes: int, exact_reps: int) -> None:
     from scenarios.bilateral import load_domain
     from simcore.registry import make
     from simcore.seeding import derive
-    from simcore.studies.astra import play_episode
+    from simcore.systems.astra.match import play_episode
 
     domain = load_domain("casino-v1")
     backend = make("backend", "mock-v1")
@@ -61,7 +61,7 @@ def per_turn(pulp_episodes: int, exact_reps: int) -> None:
 
 
 def study_speed(episodes: int) -> None:
-    from simcore.studies.astra import STUDY, AstraConfig
+    from simcore.systems.astra.study import STUDY, AstraConfig
 
     cfg = AstraConfig(seed=0, episodes=episodes, agents=("astra",), keep_transcripts=True)
     jobs = STUDY.jobs(cfg)

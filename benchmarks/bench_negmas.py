@@ -96,10 +96,11 @@ def simcore_negotiation(words: bool):
     from mockllm.mock import MockBackend
     from policies.partners import make_partner
     from scenarios.bilateral import load_domain
-    from simcore.protocols.alternating import AlternatingProtocol
+    from simcore.driver import play
+    from simcore.protocols.alternating import AlternatingGame
     from simcore.seeding import generator
 
-    proto = AlternatingProtocol(round_limit=100)
+    game = AlternatingGame(round_limit=100)
 
     def once(k: int):
         clear_simcore_caches()
@@ -108,7 +109,7 @@ def simcore_negotiation(words: bool):
         client = ModelClient(MockBackend()) if words else None
         a = make_partner("boulware", casino, casino.agent, client, generator(k, "bench", "a"), side="agent")
         b = make_partner("boulware", casino, pv, client, generator(k, "bench", "b"))
-        return proto.run(casino, a, b, casino.agent, pv, f"astra/bench/{k}")
+        return play(game.start(casino, casino.agent, pv, f"astra/bench/{k}"), {"agent": a, "partner": b})
 
     ep = once(0)
     return once, f"{ep.status} after {ep.rounds} rounds"

@@ -3,8 +3,11 @@
 :class:`~mockllm.client.ModelClient` reports every request it sends to the observer
 installed with :func:`observing` (one per process; the run installs it around its
 jobs): the task, the attempt (1 for the first try, 2 and on for repairs), the
-wall-clock latency of the backend call, the result (``ok``, ``parse_error``,
-``backend_error``) and the sizes of the prompt and the answer.
+wall-clock latency of the request, the result (``ok``, ``parse_error``, ``timeout``,
+``backend_error``) and the sizes of the prompt and the answer.  A backend that retries
+a request itself and says so (the HTTP backend's ``last_requests``) has each of its
+requests reported as its own event, numbered ``request`` 1, 2, ... within the attempt,
+with its own latency and outcome.
 
 Latency is wall-clock time: it is shown on the progress line, written to the
 ``--log-calls`` file and summarised on standard error, and never reaches

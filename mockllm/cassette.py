@@ -25,6 +25,10 @@ naming the file.  A header is checked field by field before a replay
 ``"temperature": "x"``, ``"tries": 0``) or one this version does not know is one
 :class:`~simcore.errors.InputError` naming the file and the field.
 
+Every answer and error recorded, whatever the inner backend, is well-formed Unicode
+(:func:`simcore.textsafe.well_formed`: a lone surrogate becomes U+FFFD), so a cassette can
+always be written; a replay reads a hand-made cassette's texts the same way.
+
 A backend that knows a secret (the HTTP backend's API key) has a ``redact(text)``
 method; a :class:`RecordingBackend` passes every text it writes -- the request's
 messages, the response, the error -- through it, so a cassette never holds the key
@@ -60,6 +64,7 @@ from mockllm.backend import ChatBackend, Message, takes_schema
 from simcore.errors import BackendError, BackendFatal, InputError
 from simcore.files import AtomicFile, read_text
 from simcore.jsonread import JSONProblem, loads
+from simcore.textsafe import well_formed
 
 MISSES = ("error", "fallback")
 
@@ -301,9 +306,13 @@ class RecordingBackend:
         try:
             response = self.inner.chat(messages, temperature=temperature, seed=seed, **extra)
         except BackendError as exc:
-            self._append({**line, "error": redact(str(exc))})
+            self._append({**line, "error": redact(well_formed(str(exc)))})
             raise
+        if type(response) is str:  # (any inner backend: its text is written to the cassette)
+            response = well_formed(response)
         finish = getattr(self.inner, "last_finish_reason", None)
+        if type(finish) is str:
+            finish = well_formed(finish)
         self.last_finish_reason = finish
         self._append({**line, "response": redact(response), **({"finish_reason": finish} if finish else {})})
         return response
@@ -358,7 +367,9 @@ class ReplayBackend:
                 raise InputError(path, f"line {lineno}", "not a cassette entry "
                                  "(needs JSON with string 'key' and 'response' or 'error')") from None
             finish = row.get("finish_reason")
-            self.responses.setdefault(key, []).append((kind, text, finish if isinstance(finish, str) else None))
+            # (a model's text, from a file: made well-formed as the live backend makes it)
+            self.responses.setdefault(key, []).append(
+                (kind, well_formed(text), well_formed(finish) if isinstance(finish, str) else None))
         if not self.responses:
             raise InputError(path, "", "holds no exchange (only its header): there is nothing to replay")
 

@@ -96,7 +96,9 @@ def _short(value: Any) -> str:
     return s if len(s) <= 40 else s[:37] + "..."
 
 
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.U)
+#: a word: letters and digits, with one apostrophe inside ("don't"); punctuation, quotes
+#: and whitespace are what stands between words
+WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.U)
 
 # ASCII text (issue 21): there casefold is lower and [^\W_] is [a-z0-9] once lowered, so the
 # words are the runs of [a-z0-9'] -- every other byte made a space by one translate -- split
@@ -108,10 +110,10 @@ _TWO_APOSTROPHES = re.compile(rb"'[a-z0-9]*'")
 
 
 def _words(text: str) -> list:
-    """``_WORD.findall(text.casefold())``, as bytes for an ASCII text (the same words, compared
+    """``WORD.findall(text.casefold())``, as bytes for an ASCII text (the same words, compared
     the same way), else as str."""
     if not text.isascii():
-        return _WORD.findall(text.casefold())
+        return WORD.findall(text.casefold())
     raw = text.encode("ascii").lower().translate(_ASCII_SPACES)
     if b"'" in raw and (raw[:1] == b"'" or raw[-1:] == b"'" or b" '" in raw or b"' " in raw
                         or _TWO_APOSTROPHES.search(raw) is not None):

@@ -14,7 +14,14 @@ gave up after its own bounded retries) also falls back when the caller gives a f
 ``fallbacks`` and ``backend_errors``; without a fallback it propagates.  A
 :class:`~simcore.errors.BackendFatal` (refused credentials, nothing listening, a
 cassette without the request) is never a fallback: it stops the run.  An answer longer
-than :data:`MAX_ANSWER_CHARS` is refused as a parse error before the parser sees it.
+than :data:`MAX_ANSWER_CHARS` is refused as a parse error before the parser sees it, and
+so is an answer the backend says was cut off at its token budget (``finish_reason``
+``"length"``: :data:`CUT_OFF`), whatever it says -- a model that had not finished may
+still have written a sentence that passes the checks.  Each answer is made well-formed
+Unicode first (:func:`simcore.textsafe.well_formed`: a lone surrogate becomes U+FFFD, as
+the HTTP backend does where it decodes), so no backend's text can make a later write
+fail.  When the caller's fallback answers, :attr:`ModelClient.last_fallback` says why
+(the number of tries, or the backend's failure), for a fallback that reports it.
 Nothing is guessed silently.
 
 An opt-in record of each ask (:attr:`ModelClient.exchanges`, None by default: nothing is
@@ -41,6 +48,7 @@ from mockllm.mock import in_process
 from mockllm.tasks import Task, known_key, plain_fields, prompt_context
 from simcore.errors import BackendError, ParseError
 from simcore.seeding import call_seed
+from simcore.textsafe import well_formed
 
 T = TypeVar("T")
 
@@ -57,6 +65,9 @@ DEFAULT_TRIES = 2
 
 #: a choice: more tries than this multiplies a slow local model's run time for little gain
 MAX_TRIES = 10
+
+#: the refusal of an answer the server cut off at its token budget (see _interpret)
+CUT_OFF = "the answer was cut off at its token budget (finish_reason 'length')"
 
 #: a choice: the in-process answers a client remembers as checked (a negotiation says a few
 #: hundred different things); when full, it starts again
@@ -154,6 +165,10 @@ class ModelClient:
     #: None} or {"error": backend error}, ...], "value": the value taken or None,
     #: "fallback": whether the caller's fallback answered}`` (the caller drains it)
     exchanges: list | None = None
+    #: why the caller's fallback answered the last ask that fell back (``"no answer was
+    #: readable in 2 tries"``, ``"the backend failed (try 1 of 2)"``), for a fallback that
+    #: says why; "" before any
+    last_fallback: str = attrs.field(default="", init=False, eq=False)
     #: ``{(id(task), known_key(fields)): [task, plain fields?, (accepted value,) or None]}``: the
     #: contexts of tasks that ``knows_answers`` met in process, and the value taken from the
     #: mock's known answer to them (:meth:`~mockllm.tasks.Task.mock_answer_known`)
@@ -240,14 +255,15 @@ class ModelClient:
                 stats.fallbacks += 1
                 row["fallbacks"] += 1
                 if rec is not None:
-                    rec["answers"].append({"error": str(exc)[:300]})
+                    rec["answers"].append({"error": well_formed(str(exc))[:300]})
                     rec["fallback"] = True
+                self.last_fallback = f"the backend failed (try 1 of {tries})"
                 return fallback()
             if known and seen[2] is not None:  # this known answer was accepted before: the same verdict
                 value = task.known_copy(seen[2][0])
             else:
                 try:
-                    value = _interpret(task, text, context, backend)
+                    value = _interpret(task, text, context, backend, cut_off=False)
                 except ParseError as exc:
                     if rec is not None:
                         rec["answers"].append({"text": text, "refused": exc.problem})
@@ -293,6 +309,7 @@ class ModelClient:
             extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
         last: ParseError | None = problem
         messages = prompt if refused is None else repair_messages(prompt, refused, problem.problem)
+        why = None  # (the backend's failure, when it ended the tries)
         for attempt in range(0 if refused is None else 1, tries):
             stats.calls += 1
             row["calls"] += 1
@@ -303,17 +320,21 @@ class ModelClient:
             try:
                 text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
             except BackendError as exc:
-                _report(task_id, attempt, start, "backend_error", messages, 0, str(exc))
+                said = well_formed(str(exc))
+                _report(task_id, attempt, start, "backend_error", messages, 0, said, backend)
                 if rec is not None:
-                    rec["answers"].append({"error": str(exc)[:300]})
+                    rec["answers"].append({"error": said[:300]})
                 # the backend already retried what may pass; the caller's rule takes over
                 if fallback is None:
                     raise
                 stats.backend_errors += 1
                 row["backend_errors"] += 1
+                why = f"the backend failed (try {attempt + 1} of {tries})"
                 break
+            if type(text) is str:  # (any backend: text from outside, made encodable where it enters)
+                text = well_formed(text)
             try:
-                value = _interpret(task, text, context, backend)
+                value = _interpret(task, text, context, backend, cut_off=True)
             except ParseError as exc:
                 _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, backend)
                 if rec is not None:
@@ -338,37 +359,65 @@ class ModelClient:
         row["fallbacks"] += 1
         if rec is not None:
             rec["fallback"] = True
+        self.last_fallback = why or f"no answer was readable in {tries} {'try' if tries == 1 else 'tries'}"
         return fallback()
 
 
-def _interpret(task: Task, text: str, context: Mapping[str, Any], backend: Any) -> Any:
-    """The answer parsed and checked against its prompt (:meth:`Task.interpret`); a refused
-    answer the server cut off at its token budget says so (its ``finish_reason``, recorded in
-    cassettes, so a replay repairs with the same words)."""
+def _interpret(task: Task, text: str, context: Mapping[str, Any], backend: Any, *, cut_off: bool) -> Any:
+    """The answer parsed and checked against its prompt (:meth:`Task.interpret`).  With
+    ``cut_off``, an answer the backend says was cut off at its token budget (its
+    ``last_finish_reason`` is ``"length"``; recorded in cassettes, so a replay repairs with
+    the same words) is refused whatever it says -- the model had not finished ("What
+    cuisin" passes a check that only asks for a sentence) -- and the refusal names the
+    parse problem too when there is one.  (The in-process mock's answers are never cut off.)"""
+    cut = cut_off and getattr(backend, "last_finish_reason", None) == "length"
     try:
         if len(text) > MAX_ANSWER_CHARS:
             raise ParseError(task.id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])
-        return task.interpret(text, context)
+        value = task.interpret(text, context)
     except ParseError as exc:
-        if getattr(backend, "last_finish_reason", None) == "length":
-            raise ParseError(task.id, f"the answer was cut off at its token budget (finish_reason "
-                                      f"'length'): {exc.problem}", text) from None
+        if cut:
+            raise ParseError(task.id, f"{CUT_OFF}: {exc.problem}", text) from None
         raise
+    if cut:
+        raise ParseError(task.id, CUT_OFF, text)
+    return value
 
 
 def _report(task_id: str, attempt: int, start: float, result: str, messages: Sequence[Message],
             answer_chars: int, problem: str, backend: Any = None) -> None:
+    """Report one backend call to the call observer (:mod:`mockllm.calllog`): one event per
+    request it made.  A backend that keeps its requests (``last_requests``: the HTTP
+    backend's ``(seconds, outcome, problem)`` of each) gets one event for each request it
+    retried itself, with that request's duration and outcome (``timeout``,
+    ``backend_error``), then the event of the last request, with the call's result; each
+    then carries ``request`` (1, 2, ...).  Any other backend: one event, the call's
+    wall-clock time."""
     if calllog._observer is None:
         return
-    event = {"task": task_id, "attempt": attempt + 1, "latency_s": round(time.monotonic() - start, 4),
-             "result": result, "prompt_chars": sum(len(m.content) for m in messages),
-             "answer_chars": answer_chars}
+    inner = getattr(backend, "inner", backend)  # (a recorder passes these on)
+    prompt_chars = sum(len(m.content) for m in messages)
+    requests = getattr(inner, "last_requests", None)
+    latency = round(time.monotonic() - start, 4)
+    event = {"task": task_id, "attempt": attempt + 1, "latency_s": latency, "result": result,
+             "prompt_chars": prompt_chars, "answer_chars": answer_chars}
+    if requests:
+        for k, (seconds, outcome, said) in enumerate(requests[:-1], 1):
+            calllog.report({"task": task_id, "attempt": attempt + 1, "request": k, "latency_s": seconds,
+                            "result": outcome, "prompt_chars": prompt_chars, "answer_chars": 0,
+                            **({"problem": said[:300]} if said else {})})
+        seconds, outcome, _said = requests[-1]
+        event["latency_s"] = seconds
+        if len(requests) > 1:
+            event["request"] = len(requests)
+        if result == "backend_error" and outcome == "timeout":
+            event["result"] = "timeout"
     if problem:
         event["problem"] = problem[:300]
     finish = getattr(backend, "last_finish_reason", None)
     if finish:
         event["finish_reason"] = finish
-    usage = getattr(getattr(backend, "inner", backend), "last_usage", None)  # (a recorder passes it on)
+    usage = getattr(inner, "last_usage", None)
     if usage:
         event.update({k: v for k, v in usage.items()})
     calllog.report(event)

@@ -18,7 +18,10 @@ HTTP 429 and 5xx) are retried a bounded number of times with exponential backoff
 ``max_wait``); anything else fails at once with a clear :class:`BackendError`.  An
 attempt gives up when the server is silent for ``timeout`` seconds, or has not finished
 its answer ``timeout`` seconds after the attempt began (checked while the body arrives),
-so a call takes about ``(max_retries + 1) * timeout`` plus the waits at most.
+so a call takes about ``(max_retries + 1) * timeout`` plus the waits at most.  Each
+request of a call is kept in :attr:`OpenAICompatBackend.last_requests` with its own
+duration and outcome, and the client logs each as itself (``--log-calls``): a timeout
+and the retry that answered are two lines, not one slow success.
 Redirects are not followed (urllib would forward the Authorization header to the new
 host).
 
@@ -39,6 +42,18 @@ or an unknown host before the server has answered once (nothing listens at
 :class:`BackendError`.  A response body larger than ``max_response_bytes`` (default
 1 MiB) is refused unread as a malformed response.  Every numeric argument is checked
 when the backend is built (a finite, non-negative number; a positive timeout).
+
+The answer's text (and the server's ``finish_reason``, error words and model names) is
+made well-formed Unicode where it is decoded (:func:`simcore.textsafe.well_formed`): a
+surrogate pair split over two streamed pieces is joined, and a *lone* surrogate (JSON's
+``"\\ud800"`` without its pair) is replaced by U+FFFD.  Replaced, not refused: a lone
+surrogate is never a word the model chose but half of a character the server's
+detokenizer or JSON encoder cut in two (a byte of a multi-byte character carried as
+``\\udcXX``, half of an emoji), so the rest of the answer is the model's own and is read
+and checked as usual -- a name holding U+FFFD is no name of the scenario, so the checks
+refuse an answer where the broken character matters, and retrying a transport artefact
+would cost a request for nothing.  Every later consumer -- the cassette, the repair
+prompt, transcripts, reports, JSON files -- then gets text it can encode.
 
 A call that comes with the answer's JSON schema (structured tasks, see
 :meth:`mockllm.tasks.Task.answer_schema`) sends it as ``response_format`` so the server
@@ -68,6 +83,7 @@ from mockllm.client import DEFAULT_TRIES, MAX_TRIES
 from mockllm.tasks import TASK_PREFIX, get_task
 from simcore.errors import BackendError, BackendFatal, UnrecognisedPrompt
 from simcore.jsonread import JSONProblem, loads
+from simcore.textsafe import well_formed
 
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
 SCHEMA_MODES = ("json_schema", "json_object", "off")
@@ -196,6 +212,11 @@ class OpenAICompatBackend:
         #: the token budget, ...) and its token counts (None when the server sent none)
         self.last_finish_reason: str | None = None
         self.last_usage: dict | None = None
+        #: the HTTP requests of the last call, in order: ``(seconds, outcome, problem)``, the
+        #: outcome ``"ok"`` (the server answered), ``"timeout"`` or ``"backend_error"``;
+        #: more than one when the call was retried here (the client logs each, see
+        #: :mod:`mockllm.calllog`)
+        self.last_requests: list[tuple[float, str, str]] = []
         self.attempts = 0
         self.failures_in_a_row = 0
         self.answered = False  # the server has sent at least one HTTP response
@@ -226,6 +247,7 @@ class OpenAICompatBackend:
     def _chat(self, messages: Sequence[Message], temperature: float, seed: int | None,
               fmt: dict | None = None) -> str:
         self.last_finish_reason, self.last_usage = None, None
+        self.last_requests = []
         body = {"model": self.model, "messages": [m.to_dict() for m in messages],
                 "temperature": temperature}
         if fmt is not None:
@@ -248,7 +270,8 @@ class OpenAICompatBackend:
                 time.sleep(min(pause, self.max_wait))
                 wait = None
             self.attempts += 1
-            deadline = time.monotonic() + self.timeout
+            began = time.monotonic()
+            deadline = began + self.timeout
             request = urllib.request.Request(url, data=data, headers=headers, method="POST")
             try:
                 with _OPENER.open(request, timeout=self.timeout) as resp:
@@ -263,6 +286,7 @@ class OpenAICompatBackend:
                                                 "it, try --backend-arg schema=json_object or schema=off)"
                                                 if fmt is not None and exc.code in (400, 422, 500) else "")
                 wait = _retry_after(exc.headers, self.max_wait)
+                self._request_done(began, "backend_error", problem + words)
                 if exc.code in FATAL_STATUS:
                     raise BackendFatal(self.redact(
                         f"{url}: HTTP {exc.code} ({FATAL_STATUS[exc.code]}): the server refused the request{words}; "
@@ -271,6 +295,7 @@ class OpenAICompatBackend:
                     continue
                 raise BackendError(self.redact(f"{url}: {problem} (not retried){words}")) from None
             except _TooLarge:
+                self._request_done(began, "backend_error", "response larger than max_response_bytes")
                 raise BackendError(self.redact(f"{url}: response larger than {self.max_response_bytes} bytes "
                                                "(max_response_bytes): refused")) from None
             except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError,
@@ -283,11 +308,24 @@ class OpenAICompatBackend:
                 words = ""
                 if isinstance(reason, (socket.timeout, TimeoutError)):
                     problem = f"no answer within the {self.timeout:g} s timeout"
+                    self._request_done(began, "timeout", problem)
                 else:
                     problem = f"connection failed ({type(reason).__name__})"
+                    self._request_done(began, "backend_error", problem)
                 continue
-            return self._content(raw, url)
+            try:
+                answer = self._content(raw, url)
+            except BackendError as exc:
+                self._request_done(began, "backend_error", str(exc))
+                raise
+            self._request_done(began, "ok", "")
+            return answer
         raise BackendError(self.redact(f"{url}: {problem} after {self.max_retries + 1} attempt(s){words}"))
+
+    def _request_done(self, began: float, outcome: str, problem: str) -> None:
+        """Keep one HTTP request of the call in :attr:`last_requests` (wall-clock seconds
+        since ``began``, for the call log only)."""
+        self.last_requests.append((round(time.monotonic() - began, 4), outcome, self.redact(problem)))
 
     def token_budget(self, messages: Sequence[Message]) -> int:
         """``max_tokens`` of a request: the backend's ``max_tokens`` when given, else the
@@ -348,16 +386,22 @@ class OpenAICompatBackend:
             content = message["content"]
         except (KeyError, TypeError, IndexError):
             raise BackendError(self.redact(f"{url}: response lacks choices[0].message.content")) from None
-        finish = choices[0].get("finish_reason") if isinstance(choices[0], dict) else None
-        self.last_finish_reason = finish if isinstance(finish, str) else None
-        usage = payload.get("usage") if isinstance(payload, dict) else None
-        self.last_usage = ({k: v for k, v in usage.items() if k in USAGE_FIELDS and isinstance(v, int)}
-                           if isinstance(usage, dict) else None)
+        self._keep_finish(choices[0], payload)
         if content is None and isinstance(message.get("reasoning_content"), str):
             content = ""  # a reasoning model that spent its budget thinking: an empty answer, refused as such
         if not isinstance(content, str):
             raise BackendError(self.redact(f"{url}: choices[0].message.content is not a string"))
-        return strip_thinking(content)
+        return strip_thinking(well_formed(content))
+
+    def _keep_finish(self, choice: Any, payload: Any) -> None:
+        """:attr:`last_finish_reason` and :attr:`last_usage` from a response's (or a
+        streamed event's) choice and body, when they say them."""
+        finish = choice.get("finish_reason") if isinstance(choice, dict) else None
+        if isinstance(finish, str):
+            self.last_finish_reason = well_formed(finish)
+        usage = payload.get("usage") if isinstance(payload, dict) else None
+        if isinstance(usage, dict):
+            self.last_usage = {k: v for k, v in usage.items() if k in USAGE_FIELDS and isinstance(v, int)}
 
     def _streamed(self, raw: bytes, url: str) -> str:
         """The answer assembled from a complete server-sent-event body: the
@@ -375,17 +419,22 @@ class OpenAICompatBackend:
                 done = True
                 break
             try:
-                choice = loads(data)["choices"][0]
+                event = loads(data)
+                if not event.get("choices") and isinstance(event.get("usage"), dict):
+                    self._keep_finish(None, event)  # the usage-only last event some servers send
+                    continue
+                choice = event["choices"][0]
                 piece = (choice.get("delta") or choice.get("message") or {}).get("content")
             except (JSONProblem, KeyError, TypeError, IndexError, AttributeError):
                 raise BackendError(self.redact(f"{url}: a streamed event lacks choices[0].delta")) from None
+            self._keep_finish(choice, event)
             events += 1
             if piece is not None and not isinstance(piece, str):
                 raise BackendError(self.redact(f"{url}: a streamed delta's content is not a string"))
             pieces.append(piece or "")
         if not events or not done:
             raise BackendError(self.redact(f"{url}: streamed response {'ended before [DONE]' if events else 'has no events'}"))
-        return strip_thinking("".join(pieces))
+        return strip_thinking(well_formed("".join(pieces)))
 
 
 #: request fields that carry the token budget (``token_field``)
@@ -418,7 +467,7 @@ def _error_body(exc) -> str:
             text = msg
     except (JSONProblem, AttributeError):
         pass
-    return " ".join(text.split())[:300]
+    return well_formed(" ".join(text.split())[:300])
 
 
 def redact_key(text: str, key: str | None) -> str:
@@ -480,7 +529,7 @@ def list_models(base_url: str, *, api_key_env: str = DEFAULT_KEY_ENV, timeout: f
     for row in rows:
         name = row.get("id") or row.get("model") or row.get("name") if isinstance(row, dict) else row
         if isinstance(name, str) and name.strip() and name not in names:
-            names.append(redact_key(name, key))
+            names.append(redact_key(well_formed(name), key))
     return names
 
 

@@ -43,6 +43,7 @@ from mockllm import checks
 from mockllm.jsontext import dumps_compact, loads
 from simcore.errors import ParseError, UnrecognisedPrompt
 from simcore.once import Once
+from simcore.textsafe import well_formed_data
 
 CONTEXT_HEADER = "### CONTEXT"
 QUESTION_HEADER = "### QUESTION"
@@ -136,7 +137,15 @@ class Task:
         Repeating the prompt: one of its frame's markers (``TASK:``, ``### CONTEXT`` ...),
         a key of the context JSON written as JSON (``"willingness":``), the example
         answer's words, or a placeholder of the answer format (``<your words>``).  A leak:
-        whatever :meth:`leaks` finds."""
+        whatever :meth:`leaks` finds.
+
+        The example's words are compared as words (:func:`example_words`): the answer
+        copies the example when its words, casefolded, hold the example's words in a row,
+        whatever stands between them -- whitespace, punctuation, quotes -- and around them
+        ("i take 2 rope and you take 1 rope !" copies "I take 2 rope and you take 1
+        rope.").  An answer that shares words with the example but not all of them in
+        order is no copy: the example's values are made up, and an answer about the
+        scenario may well say "How about ..." or "since it suits how I travel"."""
         key = (self.id, self.fields, self.optional_fields, self.example, self.answer_format)
         rules = _ECHO_RULES.get(key)
         if rules is None:
@@ -152,14 +161,17 @@ class Task:
                 raise ParseError(self.id, f"the answer repeats the prompt's context (the key {hit.group(1)!r})",
                                  text)
         folded = said.casefold()
-        flat = None
-        for phrase, word in phrases:
-            # a phrase of the flattened text has its longest word in the folded text:
-            # the flattening (one space per whitespace run) is done only then
-            if word in folded:
-                if flat is None:
-                    flat = " ".join(folded.split())
-                if phrase in flat:
+        words = None
+        for phrase, needed in phrases:
+            # an answer holding the phrase's words holds each of them in its folded text:
+            # the answer's words are found only then (the usual answer misses the first)
+            for word in needed:
+                if word not in folded:
+                    break
+            else:
+                if words is None:
+                    words = f" {' '.join(checks.WORD.findall(folded))} "
+                if phrase in words:
                     raise ParseError(self.id, "the answer copies the prompt's example answer", text)
         for slot, low in slots:
             if low in folded:
@@ -245,8 +257,10 @@ class Task:
         start, end = text.find("{"), text.rfind("}")
         if start < 0 or end < start:
             raise ParseError(self.id, "no JSON object", text)
+        body = text[start:end + 1]
         try:
-            return loads(text[start:end + 1])
+            # (a lone surrogate the model wrote as an escape becomes U+FFFD, as the backend's own do)
+            return well_formed_data(body, loads(body))
         except json.JSONDecodeError as exc:
             raise ParseError(self.id, f"invalid JSON: {exc.msg}", text) from None
         except RecursionError:
@@ -256,6 +270,7 @@ class Task:
 
 
 _PHRASES: dict[str, tuple[str, ...]] = {}
+_WORDS: dict[str, tuple[tuple[str, ...], ...]] = {}
 _ECHO_RULES: dict[tuple, tuple] = {}
 _PLACEHOLDER = re.compile(r"<[^<>\n]{1,200}>")  # a slot of an answer format, e.g. <your words>
 
@@ -263,18 +278,31 @@ _PLACEHOLDER = re.compile(r"<[^<>\n]{1,200}>")  # a slot of an answer format, e.
 def _echo_rules(fields, example: str, answer_format: str) -> tuple:
     """What :meth:`Task.reject_echo` looks for, built once per task: one pattern matching
     any frame marker or key, the context's keys written as JSON keys (one pattern), the
-    example's phrases (each with its longest word), the format's placeholders."""
+    example's phrases (each as its words between spaces, `` i take 2 rope ... ``, with its
+    distinct words, longest first), the format's placeholders."""
     keys = (re.compile(r'"(' + "|".join(re.escape(f) for f in fields) + r')"\s*:') if fields else None)
     # one search finds whether any marker or key is there at all (the usual answer: none)
     frame = re.compile("|".join([re.escape(m) for m in PROMPT_MARKERS]
                                 + ([keys.pattern] if keys is not None else [])))
     slots = tuple((slot, slot.casefold()) for slot in _PLACEHOLDER.findall(answer_format))
-    phrases = tuple((p, max(p.split(), key=len)) for p in _example_phrases(example))
+    phrases = tuple((f" {' '.join(words)} ", tuple(sorted(set(words), key=lambda w: (-len(w), w))))
+                    for words in example_words(example))
     return frame, keys, phrases, slots
 
 
+def example_words(example: str) -> tuple[tuple[str, ...], ...]:
+    """The words (:data:`mockllm.checks.WORD`, casefolded) of each phrase an answer copying
+    ``example`` would contain: the example itself without a leading label such as ``SAY:``,
+    and, for a JSON example, each of its texts of three words or more (an ``utterance``)."""
+    got = _WORDS.get(example)
+    if got is None:
+        got = _WORDS[example] = tuple(w for w in (tuple(checks.WORD.findall(p)) for p in _example_phrases(example))
+                                      if w)
+    return got
+
+
 def _example_phrases(example: str) -> tuple[str, ...]:
-    """What an answer copying ``example`` would contain (casefolded, whitespace collapsed):
+    """The texts an answer copying ``example`` would contain (casefolded, whitespace collapsed):
     the example itself without a leading label such as ``SAY:``, and, for a JSON example,
     each of its texts of three words or more (an ``utterance``)."""
     got = _PHRASES.get(example)

@@ -37,6 +37,7 @@ from mockllm import checks, schema, tone
 from mockllm.jsontext import dumps_spaced
 from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError
+from simcore.textsafe import well_formed_data
 
 ACTS = ("propose", "keep", "update", "compromise", "agree", "disagree")
 REASONS = ("preference", "defend", "urgency", "majority", "signal", "balance", "indifferent", "none",
@@ -324,7 +325,7 @@ def _message(task_id: str, text: str) -> str:
     msg = text.strip()
     if msg.startswith("{"):
         try:
-            data = json.loads(msg)
+            data = well_formed_data(msg, json.loads(msg))  # (a lone surrogate's escape: U+FFFD)
         except (ValueError, RecursionError):  # JSONDecodeError, an overlong number, deep nesting
             raise ParseError(task_id, "looks like JSON but is not valid JSON", text) from None
         msg = data.get("message", "") if isinstance(data, dict) else ""

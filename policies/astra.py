@@ -160,9 +160,10 @@ class AstraAgent:
         self.warned_at: Optional[int] = None
         self.rejected = 0
         self.read_upto = 0
-        #: every reading of a partner utterance, in order ({"highest", "lowest"}: an item or None),
-        #: scored against what the partner meant by the study (issue 20 item 6)
-        self.readings: list[dict] = []
+        #: every reading of a partner utterance, in order ({"highest", "lowest"}: an item or None;
+        #: None itself where the answer was refused and the fallback, no cues, stood in), scored
+        #: against what the partner meant by the study
+        self.readings: list[dict | None] = []
         self.inconsistencies: list[str] = []
         self._spaces: dict = {}
         self._sa: dict = {}
@@ -229,10 +230,15 @@ class AstraAgent:
         for turn in new:
             if turn.speaker != "partner" or not turn.text:
                 continue
-            cues = self.client.ask(lang.READ, self.rng, fallback=lambda: dict(NO_CUES),
-                                   utterance=turn.text, issues=self.issues)
+            refused: list[bool] = []
+
+            def no_cues() -> dict:
+                refused.append(True)
+                return dict(NO_CUES)
+
+            cues = self.client.ask(lang.READ, self.rng, fallback=no_cues, utterance=turn.text, issues=self.issues)
             cues = {k: (v if v in self.issues else None) for k, v in cues.items()}
-            self.readings.append(cues)
+            self.readings.append(None if refused else cues)
             if self.prefs.update(cues):
                 notes.setdefault("read", []).append(cues)
             if turn.offer is not None:

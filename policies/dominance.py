@@ -358,7 +358,7 @@ class DominanceAgent:
         return self._speak(self, utt) if self._speak is not None else repr(utt.to_dict())
 
     def hear(self, text: str):
-        reading = self._read(self, text) if self._read is not None else Unreadable("no reader")
+        reading = self._read(self, text) if self._read is not None else Unreadable("no reader", unread=True)
         if not isinstance(reading, Unreadable):
             self.perceive(reading)
         return reading
@@ -681,7 +681,7 @@ class ScriptedUser:
     def hear(self, text: str):
         self.heard.append(text)
         if self._read is None:
-            return Unreadable("a scripted user without a reader")
+            return Unreadable("a scripted user without a reader", unread=True)
         reading = self._read(self, text)
         if isinstance(reading, Propose):
             self.their_last_proposal = reading.proposal
@@ -732,11 +732,16 @@ class Voice:
 
     def read(self, who, text: str, own: bool = False):
         last = getattr(who, "their_last_proposal" if own else "my_last_proposal", None)
-        reading = self.client.ask(self._read_task, self.rng,
-                                  fallback=lambda: Unreadable("the reader's answer was not readable twice"),
+        reading = self.client.ask(self._read_task, self.rng, fallback=self._unread,
                                   text=text, vocabulary=self.vocabulary,
                                   last_proposal=last.to_dict() if last is not None else None)
         return canonical(self.domain, reading)
+
+    def _unread(self) -> Unreadable:
+        """The reading when the reader's answers were refused: why, as the client says it
+        (the number of tries it made, or the backend's failure)."""
+        why = getattr(self.client, "last_fallback", "") or "no answer was readable"
+        return Unreadable(f"the reader fell back: {why}", unread=True)
 
 
 class DirectVoice:

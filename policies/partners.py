@@ -210,7 +210,7 @@ class Partner:
                 taken.clear()
         text, stated = self.say(kind, offer, note)
         intent, own_hidden = self.move_notes(kind, note)
-        return Action(kind, text, stated, intent, {**own_hidden, **hidden})
+        return Action(kind, text, stated, intent, {**own_hidden, **hidden} if hidden else own_hidden, offer)
 
     @staticmethod
     def question_in(text: str) -> Optional[str]:
@@ -228,9 +228,7 @@ class Partner:
         ``("accept", None, (own score, level))``, ``("offer", outcome, target)``.
         ``on_table``: the other side's offer on the table, if any; ``choose``: the
         astra.partner role's ``(on_table, the rule's offer or None) -> offer or None``
-        (None: accept).  The one place of the rules: :meth:`act` says the move
-        (:meth:`say`), the offers-only and the words paths of
-        :class:`~simcore.protocols.alternating.AlternatingProtocol` take it from here."""
+        (None: accept).  :meth:`act` then says the move (:meth:`say`)."""
         if not self.greeted:
             self.greeted = True
             return "talk", None, None
@@ -255,7 +253,10 @@ class Partner:
 
     def say(self, kind: str, offer: Optional[tuple], note) -> tuple:
         """The words of a move :meth:`decide` made, through the language layer: ``(text,
-        the offer as stated or None)`` (the same asks, in the same order, as :meth:`act`)."""
+        the offer as stated or None)``; without a language client no words (``("", None)``:
+        the move is its decision alone, as in classic automated negotiation)."""
+        if self.client is None:
+            return "", None
         if kind == "talk":
             if note is None:
                 return speak(self.client, self.rng, self.role, "greet")[0], None
@@ -281,24 +282,6 @@ class Partner:
         if note is None:
             return {"mode": "greet"}, {}
         return {"mode": "answer", "question": note}, {"order": list(self.order)}
-
-    # --- without the full protocol ------------------------------------------------
-    @property
-    def offers_only(self) -> bool:
-        """True when :meth:`act` never speaks nor asks anyone: no language client and
-        :attr:`rule_moves`.  Its moves are then :meth:`decide`'s without words (nobody asks
-        it a question), its stated offer ``domain.state_offer(outcome, role)``, which the
-        protocol's check reads back as ``outcome``; an alternating-offers protocol may
-        take them from there (simcore.protocols.alternating: the offers-only path)."""
-        return self.client is None and self.rule_moves
-
-    @property
-    def rule_moves(self) -> bool:
-        """True when :meth:`act` is :meth:`decide` then :meth:`say`: no model in the
-        astra.partner role, and this class's own rules (a subclass may change any rule,
-        so it never is).  An alternating-offers protocol may then take the moves from
-        :meth:`decide` and :meth:`say` without observations (the words path)."""
-        return self.move_role is None and type(self) is Partner
 
     def _counter(self, target: float) -> tuple:
         """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""
@@ -374,7 +357,8 @@ def make_partner(kind: str, domain, values, client, rng, side: str = "partner", 
     """A partner of ``kind`` (base, greedy, fair, boulware, conceder) with ``PartnerParams``
     overrides.  ``side="agent"`` seats it in the agent's chair, so two partners can
     negotiate with each other (e.g. two Boulware agents on CaSiNo for 100 rounds:
-    ``AlternatingProtocol(round_limit=100).run(domain, a, b, values_a, values_b, run_id)``)."""
+    ``simcore.driver.play(AlternatingGame(round_limit=100).start(domain, values_a, values_b, run_id),
+    {"agent": a, "partner": b})``)."""
     params = attrs.evolve(PARTNER_PARAMS[kind], **overrides) if overrides else PARTNER_PARAMS[kind]  # (frozen)
     return Partner(domain, values, client, rng, params, side)
 

@@ -352,18 +352,6 @@ class Domain:
                            for o in self.outcomes} for is_agent in (True, False)}
 
     @functools.cached_property
-    def offers_read_back(self) -> bool:
-        """True when :meth:`check_offer` reads every outcome's :meth:`state_offer` back as
-        that outcome from either seat (always, for a loaded domain: whole-number unit counts,
-        distinct option names; tested); the offers-only protocol path relies on it."""
-        for issue in self.issues:
-            if issue.kind == "integer" and (type(issue.count) is not int or issue.count < 0):
-                return False
-            if issue.kind == "categorical" and len(set(issue.options)) != len(issue.options):
-                return False
-        return True
-
-    @functools.cached_property
     def _issue_specs(self) -> tuple[tuple[str, str, int, tuple[str, ...]], ...]:
         """``(name, kind, count, options)`` of every issue, in file order: the issues'
         fields unpacked once (issues are immutable) for the per-turn offer checks."""

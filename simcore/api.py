@@ -23,21 +23,9 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from simcore.argcheck import _policy_object, _registered_id, seed_sequence
+from simcore.backends import backend_object as _backend
 from simcore.errors import InputError
-
-
-def _backend(backend: Any, name: str = "backend"):
-    from simcore.registry import make, registered
-
-    if isinstance(backend, str):
-        valid = registered("backend")
-        if backend not in valid:
-            raise InputError(name, backend, f"unknown backend id; valid: {', '.join(valid)} (a real model: "
-                                            "simcore.backends.build_backend, or your object with chat())")
-        return make("backend", backend)
-    if not callable(getattr(backend, "chat", None)):
-        raise InputError(name, type(backend).__name__, "expected a backend id or an object with chat()")
-    return backend
+from simcore.systems.astra.match import episode_match as astra_match
 
 
 # ------------------------------------------------------------------ MIND
@@ -85,53 +73,23 @@ def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, propose
 # ------------------------------------------------------------------ ASTRA
 def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2", *, domain: str = "casino-v1",
                   setup: str = "integrative", seed: Any = 0, rounds: int = 15, backend: Any = "mock-v1",
-                  _seats=None):
+                  partner_values: Any = None, no_deal_payoff: str = "zero", notice_rounds: int = 2):
     """One ASTRA episode (section 2, Table 1): ``agent`` in the agent's seat against ``partner``.
 
-    Each is a registered ASTRA policy id (``astra-agent-v3``, ``no-astra-agent-v2``,
-    ``base-partner-v2``, ``greedy-partner-v1``, ...), your object with ``act(observation) ->
-    Action``, or its class, built as ``Class(domain=, client=, rng=)`` (a partner also gets
-    ``values=``) (docs/api.md).  ``domain``: ``casino-v1``, ``research-allocation-v1`` or a domain
-    file; ``setup`` one of its setups.  Returns the
+    Each seat takes a registered ASTRA policy id (``astra-agent-v3``, ``no-astra-agent-v2``,
+    ``base-partner-v2``, ``greedy-partner-v1``, ...), or your agent -- a class, an instance, a
+    factory or a ``"package.module:Class"`` path -- with ``act(observation) -> Action``
+    (docs/api.md); a class is built with the keywords its ``__init__`` names among ``domain``,
+    ``values``, ``client``, ``rng``, ``seat``.  ``domain``: ``casino-v1``,
+    ``research-allocation-v1`` or a domain file; ``setup`` one of its setups;
+    ``partner_values`` the partner's :class:`scenarios.bilateral.Valuation` (None: drawn from
+    the setup's pool by the seed); ``no_deal_payoff`` ``"zero"`` (Table 1) or ``"batna"``;
+    ``notice_rounds`` the rounds left when the deadline notice is given (0: none).  Returns the
     :class:`simcore.protocols.alternating.Episode` (status, scores, events)."""
-    from mockllm.client import ModelClient
-    from scenarios.bilateral import load_domain
-    from simcore.protocols.alternating import AlternatingProtocol
-    from simcore.seeding import child
-
-    seq = seed_sequence(seed)
-    dom = load_domain(domain)
-    setups = [s.name for s in dom.setups]
-    if setup not in setups:
-        raise InputError("setup", repr(setup), f"valid for {dom.id}: {', '.join(setups)}")
-    if not isinstance(rounds, int) or rounds < 2:
-        raise InputError("rounds", repr(rounds), "must be an int >= 2")
-    be = _backend(backend)
-    pool = dom.setup(setup).partners
-    pv = pool[int(child(seq, "setup").integers(len(pool)))] if len(pool) > 1 else pool[0]
-    a_client, p_client = ModelClient(be), ModelClient(be)
-    a = _astra_seat(agent, "agent", dom, dom.agent, a_client, child(seq, "agent"))
-    p = _astra_seat(partner, "partner", dom, pv, p_client, child(seq, "partner"))
-    if _seats is not None:  # simcore.env: proxies in the caller's seats
-        a, p = _seats("agent", a) or a, _seats("partner", p) or p
-    return AlternatingProtocol(round_limit=rounds).run(dom, a, p, dom.agent, pv, f"astra/api/{setup}")
-
-
-def _astra_seat(policy: Any, seat: str, domain, values, client, rng):
-    from simcore.registry import make, resolve
-
-    if isinstance(policy, str):
-        pid = _registered_id("policy", policy, seat, "astra")
-        spec = resolve("policy", pid)
-        if spec.meta.get("role") == "agent":
-            if seat != "agent":
-                raise InputError(seat, policy, "is an agent; the partner seat takes a partner id")
-            return make("policy", pid, domain=domain, client=client, rng=rng)
-        return make("policy", pid, domain=domain, values=values, client=client, rng=rng, side=seat)
-    if isinstance(policy, type):  # a class: built as the study builds a user's agent (or partner)
-        extra = {} if seat == "agent" else {"values": values}
-        policy = policy(domain=domain, client=client, rng=rng, **extra)
-    return _policy_object(policy, seat, "astra", ("act",))
+    match = astra_match(seed_sequence(seed), agent=agent, partner=partner, domain=domain, setup=setup,
+                        rounds=rounds, backend=backend, partner_values=partner_values,
+                        no_deal_payoff=no_deal_payoff, notice_rounds=notice_rounds)
+    return match.run()[0]
 
 
 # ------------------------------------------------------------------ scorable

@@ -24,6 +24,7 @@ import os
 from typing import Any, Callable, Mapping, Sequence
 
 from simcore.errors import InputError
+from simcore.registry import make, registered, resolve
 
 
 def parse_backend_args(pairs: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -81,8 +82,6 @@ def _convert(value: str, annotation: Any = inspect.Parameter.empty, default: Any
 def check_arg_names(backend_id: str, args: Sequence[tuple[str, str]] = ()) -> Mapping[str, inspect.Parameter]:
     """The constructor parameters of backend ``backend_id``; InputError for an argument
     in ``args`` that is none of them."""
-    from simcore.registry import resolve
-
     spec = resolve("backend", backend_id)
     params = inspect.signature(spec.load()).parameters
     for key, _value in args:
@@ -98,7 +97,6 @@ def build_backend(backend_id: str, args: Sequence[tuple[str, str]] = (), *, reco
     """The backend a study run uses.  ``mock_options`` (such as ``tone_noise``) apply only
     to the noisy mock (``mock-vN``)."""
     from mockllm.cassette import RecordingBackend, ReplayBackend
-    from simcore.registry import make, resolve
 
     if replay:
         return ReplayBackend(replay, misses=replay_misses)
@@ -149,15 +147,14 @@ def is_openai_compat(backend_id: str) -> bool:
     import inspect as _inspect
 
     from mockllm.openai_compat import OpenAICompatBackend
-    from simcore.registry import resolve
-
     factory = resolve("backend", backend_id).load()
     return _inspect.isclass(factory) and issubclass(factory, OpenAICompatBackend)
 
 
 def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: str | None = None,
                   base_url: str | None = None, backend_given: bool = True,
-                  echo: Callable[[str], None] | None = None) -> tuple[str, tuple[tuple[str, str], ...]]:
+                  echo: Callable[[str], None] | None = None,
+                  model_option: str = "--model") -> tuple[str, tuple[tuple[str, str], ...]]:
     """The backend id and its arguments, completed for the OpenAI-compatible backend.
 
     ``model`` and ``base_url`` are the ``--model`` / ``--base-url`` shortcuts of
@@ -171,7 +168,9 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
     shorter than :data:`SHORT_KEY`, redacted from the answers all the same), and a model
     taken from the server a note, through ``echo`` (standard error on the command line).
     Everything resolved is added to the arguments (``base_url`` and ``model`` first), so
-    the cassette header and ``metrics.json`` name it.  Raises InputError (one line) for anything wrong."""
+    the cassette header and ``metrics.json`` name it.  Raises InputError (one line) for anything wrong.
+    ``model_option`` is the option that gives the model, as the messages name it (a role's own
+    server: ``--role-arg ROLE:model``)."""
     from mockllm.openai_compat import BASE_URL_ENV, DEFAULT_KEY_ENV, REDACTED, auth_header
     from simcore.errors import BackendError
 
@@ -221,8 +220,8 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
         echo(f"simcore: warning: the API key in ${key_env} is only {len(key)} characters long; every "
              f"occurrence of it in the model's answers is replaced by {REDACTED}")
     if "model" not in given:
-        name, url = _only_model(backend_id, args)
-        echo(f"simcore: --model not given: using {name!r}, the only model {url} lists")
+        name, url = _only_model(backend_id, args, model_option)
+        echo(f"simcore: {model_option} not given: using {name!r}, the only model {url} lists")
         args.append(("model", name))
     if len(args) == n_given:
         return backend_id, tuple(args)
@@ -233,26 +232,27 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
     return backend_id, tuple(first + [(k, v) for k, v in args if k not in ("base_url", "model")])
 
 
-def _only_model(backend_id: str, args: Sequence[tuple[str, str]]) -> tuple[str, str]:
+def _only_model(backend_id: str, args: Sequence[tuple[str, str]], option: str = "--model") -> tuple[str, str]:
     """The one model the server lists and the URL that lists it (see
-    :func:`http_settings`); InputError otherwise."""
+    :func:`http_settings`); InputError naming ``option`` otherwise."""
     from mockllm.openai_compat import MODELS_TIMEOUT, list_models
     from simcore.errors import BackendError
 
+    ask = f"{option}=NAME" if option.startswith("--role-arg") else f"{option} NAME"
     probe = build_backend(backend_id, [*args, ("model", "?")])  # checks every other argument first
     url = f"{probe.base_url}/models"
     try:
         names = list_models(probe.base_url, api_key_env=probe.api_key_env,
                             timeout=min(probe.timeout, MODELS_TIMEOUT))
     except BackendError as exc:
-        raise InputError("--model", "", f"not given, and the server's models cannot be listed ({exc}): "
-                                        "pass --model NAME") from None
+        raise InputError(option, "", f"not given, and the server's models cannot be listed ({exc}): "
+                                     f"pass {ask}") from None
     if not names:
-        raise InputError("--model", "", f"not given, and {url} lists no model: pass --model NAME")
+        raise InputError(option, "", f"not given, and {url} lists no model: pass {ask}")
     if len(names) > 1:
         shown = ", ".join(names[:20]) + (f", ... ({len(names)} in all)" if len(names) > 20 else "")
-        raise InputError("--model", "", f"not given, and {url} lists {len(names)} models ({shown}): "
-                                        "choose one with --model NAME")
+        raise InputError(option, "", f"not given, and {url} lists {len(names)} models ({shown}): "
+                                     f"choose one with {ask}")
     return names[0], url
 
 
@@ -346,3 +346,17 @@ def check_append(record: str, backend_id: str, args: Sequence[tuple[str, str]] =
         if old.get(name) != new.get(name):
             raise InputError("--append", record, f"the cassette was recorded with {name} {old.get(name)!r}, this run "
                                                  f"has {new.get(name)!r}; record to a new cassette")
+
+
+def backend_object(backend: Any, name: str = "backend"):
+    """A backend from a registered id (made from the registry), or the object itself when it has
+    ``chat()``; anything else is one :class:`~simcore.errors.InputError` naming ``name``."""
+    if isinstance(backend, str):
+        valid = registered("backend")
+        if backend not in valid:
+            raise InputError(name, backend, f"unknown backend id; valid: {', '.join(valid)} (a real model: "
+                                            "simcore.backends.build_backend, or your object with chat())")
+        return make("backend", backend)
+    if not callable(getattr(backend, "chat", None)):
+        raise InputError(name, type(backend).__name__, "expected a backend id or an object with chat()")
+    return backend

@@ -8,12 +8,15 @@ far; the bar's ETA comes from finished jobs), writes one JSON line to the
 time, so it goes only to these places: ``metrics.json``, transcripts and cassettes
 stay byte-identical between runs and replays.
 
-A ``--log-calls`` line: ``{"task", "attempt" (1 = first try), "latency_s", "result"
-("ok", "parse_error" or "backend_error"), "prompt_chars", "answer_chars"[, "problem"]
-[, "finish_reason"][, "prompt_tokens", "completion_tokens", "total_tokens"]}`` (the last ones
-as an HTTP server reported them), in the order the calls finished (with ``--concurrency``
-that order varies between runs).  The summary gives the run's own token rate when the
-server reported token counts.
+A ``--log-calls`` line is one request sent to the backend: ``{"task", "attempt" (1 = first
+try)[, "request"], "latency_s", "result" ("ok", "parse_error", "timeout" or
+"backend_error"), "prompt_chars", "answer_chars"[, "problem"][, "finish_reason"][,
+"prompt_tokens", "completion_tokens", "total_tokens"]}`` (the last ones as an HTTP server
+reported them), in the order the requests finished (with ``--concurrency`` that order
+varies between runs).  A try that the HTTP backend retried itself (a timeout, a dropped
+connection, HTTP 429 or 5xx) is one line per request, numbered by ``request`` (1, 2, ...),
+each with its own duration and outcome: the timeout, then the retry that answered.  The
+summary gives the run's own token rate when the server reported token counts.
 """
 
 from __future__ import annotations
@@ -50,11 +53,13 @@ class CallWatch:
             self.log.flush()
         if self.bar is not None:
             attempt = f" try {event['attempt']}" if event["attempt"] > 1 else ""
+            if event.get("request", 1) > 1:
+                attempt += f" request {event['request']}"
             self.bar.note(f"call {self.calls}: {event['task']}{attempt} {event['latency_s']:.2f}s "
                           f"{event['result']}")
 
     def summary(self) -> str:
-        """Per task: calls, accepted answers, mean latency (for standard error)."""
+        """Per task: calls (requests), accepted answers, mean latency (for standard error)."""
         if not self.calls:
             return "model calls: none"
         parts = [f"{task} {n} calls, {ok} accepted, mean {total / n:.2f}s"

@@ -19,7 +19,7 @@ import sys
 
 import click
 
-from simcore.studies import STUDIES, available
+from simcore.systems import STUDIES, available
 
 
 class LazyRunGroup(click.Group):

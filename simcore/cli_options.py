@@ -141,8 +141,8 @@ def sweep_options(fn: Callable) -> Callable:
                           "sweep_summary.csv always has them all."),
         click.option("--json", "json", is_flag=True, default=False, expose_value=False,
                      callback=_store_sweep_option,
-                     help="Plain run: print the tables as one JSON object on stdout (numbers as numbers, "
-                          "intervals beside them) instead of text."),
+                     help="Plain run: print the tables, the model-answer and reading totals as one JSON object "
+                          "on stdout (numbers as numbers, intervals beside them) instead of text."),
         click.option("--executor", type=click.Choice(EXECUTORS), default=None, expose_value=False,
                      callback=_store_sweep_option,
                      help="Where jobs run: auto (inline for 1 worker, else process pool), inline, process, "
@@ -221,16 +221,28 @@ def _share(ctx: click.Context, param: click.Parameter, value):
 
 def backend_options(fn: Callable) -> Callable:
     """--backend, --backend-arg, --model, --base-url, --record, --append, --replay,
-    --replay-misses, --concurrency, --log-calls, --max-fallback-share (see
+    --replay-misses, --concurrency, --log-calls, --max-fallback-share, --min-reading-accuracy,
+    --role, --role-arg (see
     :mod:`simcore.backends`).  All but --backend, --backend-arg, --record and --replay go
     to ``ctx.meta`` and are read by :func:`backend_settings` and :func:`simcore.launch.launch`."""
-    from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE
+    from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE, DEFAULT_MIN_READING_ACCURACY
 
+    fn = click.option("--role-arg", "role_arg", multiple=True, expose_value=False, callback=_store_backend_option,
+                      metavar="ROLE:KEY=VALUE",
+                      help="Constructor argument of a role's own backend (repeatable), e.g. mind.base:model=NAME, "
+                           "mind.base:schema=json_object; the run's backend takes --backend-arg.")(fn)
     fn = click.option("--role", "role", multiple=True, expose_value=False, callback=_store_backend_option,
                       metavar="ROLE=BACKEND",
-                      help="Put one role's decisions on a backend (repeatable): 'model' (the run's backend) or "
-                           "a mock id; the stand-in is the counted fallback. `simcore roles` lists the roles "
-                           "(those 'played by a model'); docs/real-models.md, 'A model in a role'.")(fn)
+                      help="Put one role's decisions on a backend (repeatable): 'model' (the run's backend, which "
+                           "speaks the words too), a backend id, or a server's URL (openai-compat-v1 there; the "
+                           "words stay on the run's backend); the stand-in is the counted fallback. `simcore "
+                           "roles` lists the roles (those 'played by a model'); docs/real-models.md, 'A model in "
+                           "a role'.")(fn)
+    fn = click.option("--min-reading-accuracy", type=float, default=None, expose_value=False, callback=_share,
+                      metavar="SHARE",
+                      help="Exit with status 3 (outputs still written) when the readings the checks accepted were "
+                           "what the speaker meant less often than this share, beyond chance (its 95% upper "
+                           f"bound below it) [default: {DEFAULT_MIN_READING_ACCURACY:g}; 0: no check].")(fn)
     fn = click.option("--max-fallback-share", type=float, default=None, expose_value=False, callback=_share,
                       metavar="SHARE",
                       help="Exit with status 3 (outputs still written) when more than this share of the model's "
@@ -320,10 +332,12 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
             args = tuple((k, v) for k, v in header.get("backend_args") or ())
     out = {"backend": backend, "backend_args": args, "record": record, "replay": replay,
            "replay_misses": misses}
-    if meta.get("role"):  # (only then: a study without playable roles has no such config field)
-        from simcore.role_backends import parse_roles
+    if meta.get("role") or meta.get("role_arg"):  # (only then: a study without playable roles has no such field)
+        from simcore.role_backends import complete_roles, parse_roles
 
-        out["roles"] = parse_roles(meta["role"], ctx.command.name)
+        roles = parse_roles(meta.get("role") or (), ctx.command.name, meta.get("role_arg") or ())
+        out["roles"] = complete_roles(roles, record=record, replay=replay,
+                                      echo=lambda line: click.echo(line, err=True))
     return out
 
 

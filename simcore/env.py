@@ -1,414 +1,218 @@
-"""Negotiate turn by turn against the paper agents, in the manner of PettingZoo's AEC API.
+"""A PettingZoo AEC environment over any system's game: ``simcore.make_env(system, ...)``.
 
-``simcore.make_env(system, external=..., seed=...)`` gives a :class:`NegotiationEnv` over one
-negotiation of a system: ``reset(seed)``, ``agent_selection`` (the seat whose decision is due),
-``observe(seat)``, ``legal_actions(seat)``, ``step(action)``, ``last()``, and at the end
-``rewards``, ``terminations``, ``truncations`` and ``infos``; ``agent_iter()`` yields the seats
-in turn.  The seats named in ``external`` are played by the caller (an RL loop, an LLM agent,
-a test); every other seat by the paper's agent, as ``simcore run`` plays it.
+The environment is a thin driver over the system's game (:mod:`simcore.contract`): ``reset``
+sets one negotiation up through the system's own set-up (the one ``simcore run`` and the
+Python API use) and lets the built-in agents play until a seat the caller plays (``external``;
+by default every seat) is to act; ``step(action)`` plays that seat's action and again lets the
+built-in agents play, through the same driver (:func:`simcore.driver.play`).  There is no
+thread and no loop of its own, so stepping the env with the paper agents' own actions
+(:meth:`NegotiationEnv.builtin_action`) gives ``simcore run``'s transcript byte for byte.
 
-**One engine.**  The env runs the system's own protocol function -- the code ``simcore run``
-runs -- and puts a proxy in each external seat that hands the decision to the caller.  The
-protocol runs in a worker thread that waits while the caller decides (strict hand-off: only
-one side runs at a time, so results are deterministic).  Driving the env with the actions the
-paper agent would take (:meth:`NegotiationEnv.builtin_action`) gives ``simcore run``'s
-transcript byte for byte (tests/test_env.py).
+Spaces, per seat (each system's page in docs/env.md lists its layout):
 
-Decisions per system (the observation, what ``step`` takes, the rewards at the end):
+* ``action_space(seat)``: ``Discrete(n)`` over the seat's finite decisions (ASTRA: an offer of
+  each outcome, accept, walk away, talk; MIND: the opening, a vote or an update and its value;
+  scorable: each deal; dominance: each utterance of the domain, and each reading);
+* ``observation_space(seat)``: ``Dict(observation=Box(features), action_mask=Box(0, 1))``, the
+  game's fixed-size numeric view of what the seat may know and the mask of its legal
+  decisions now (all zeros when it is not the seat's turn);
+* ``infos[seat]``: for the seat to act, ``observation`` (the game's own observation object),
+  ``step`` (the decision asked) and ``legal`` (a :class:`~simcore.contract.Legal`).
 
-| system | seats | observation | action | reward |
-|---|---|---|---|---|
-| astra | ``agent``, ``partner`` | the :class:`~simcore.protocols.alternating.Observation` | an :class:`~simcore.protocols.alternating.Action` | the seat's score (0 without a deal) |
-| mind | member ids (``m0``, ``m1``, ...) | ``{"decision": "vote"/"update", "me", "proposal", ...}`` | a ``policies.travel_common.Vote`` / ``Update`` | the member's satisfaction sum_c w 1(v = V) |
-| scorable | party short names | ``{"turn", "aspiration", "history"}`` | a deal: option indices, one per issue | U_n(final) if it passes, else tau_n |
-| dominance | ``agent``, ``user`` | the utterance heard (None to open) | a ``Decision`` or an utterance | the seat's satisfaction with the booking (0 without) |
+``step`` takes a decision's index, or the system's own action object (words and all).  A
+decision given without words is said by the seat's default voice (its own language client).
+An action that is not legal is an :class:`~simcore.errors.InputError` naming it and the rule;
+the state is unchanged.  Rewards are 0 until the end, then each seat's payoff (ASTRA: its
+score; MIND: its satisfaction, the sum of its willingness over the items settled on its own
+value; scorable: its score of the final deal if it passes, else its threshold; dominance:
+its satisfaction with the booking, 0 without one).
 
-An action that is not legal in the state is a :class:`~simcore.errors.InputError` naming the
-action and the rule (the negotiation ends there, ``terminations`` set); observations hold only
-what that seat may know (the design rule: no channel from another agent's hidden state but the
-words and public offers).
+PettingZoo is an optional extra (``pip install 'simcore[pettingzoo]'``).
 """
 
 from __future__ import annotations
 
-import queue
-import threading
-from typing import Any, Callable, Iterator, Sequence
+import importlib
+from typing import Any, Optional, Sequence
 
-from simcore.errors import IllegalMove, InputError
+import numpy as np
 
-SYSTEMS = ("astra", "mind", "scorable", "dominance")
+from simcore.argcheck import seed_sequence
+from simcore.driver import play
+from simcore.errors import AgentError, InputError
+from simcore.systems import STUDIES
+
+try:  # an optional extra
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError:  # pragma: no cover - exercised where the extra is absent
+    AECEnv, spaces = object, None
+
+SYSTEMS = tuple(STUDIES)
 
 
-class _Abort(BaseException):
-    """Sent to a waiting proxy to end the worker thread (close() or a new reset())."""
+class _Caller:
+    """The agent in an external seat: it plays the action the caller gave ``step``."""
 
+    label = "the caller"
 
-class _Handoff:
-    """Strict alternation between the protocol's worker thread and the caller."""
+    def __init__(self, env: "NegotiationEnv", seat: str):
+        self.env, self.seat = env, seat
 
-    def __init__(self):
-        self.to_caller: queue.Queue = queue.Queue()
-        self.to_worker: queue.Queue = queue.Queue()
-
-    def ask(self, seat: str, observation: Any, legal: Callable[[Any], str], builtin: Callable[[], Any]):
-        """Called in the worker: hand the decision to the caller, wait for the action."""
-        self.to_caller.put(("decide", seat, observation, legal, builtin))
-        action = self.to_worker.get()
-        if isinstance(action, _Abort):
-            raise action
+    def act(self, observation) -> Any:
+        action, self.env._pending = self.env._pending, None
         return action
 
 
-class NegotiationEnv:
-    """One negotiation of ``system`` with the ``external`` seats played by the caller."""
+class NegotiationEnv(AECEnv):
+    """One negotiation of ``system`` as a PettingZoo AEC environment (the module docstring)."""
 
-    def __init__(self, system: str, runner: Callable, seats: Sequence[str], external: Sequence[str], seed: Any):
-        self.system, self._runner, self.possible_agents = system, runner, list(seats)
-        bad = [s for s in external if s not in seats]
+    def __init__(self, spec, external: Sequence[str], seed: Any, options: dict, render_mode: Optional[str] = None):
+        super().__init__()
+        self.spec, self._options, self._seed = spec, dict(options), seed
+        self.possible_agents = list(spec.seats(self._options))
+        bad = [s for s in external if s not in self.possible_agents]
         if bad:
-            raise InputError("external", ", ".join(bad), f"no such seat; valid: {', '.join(seats)}")
+            raise InputError("external", ", ".join(map(str, bad)),
+                             f"no such seat; valid: {', '.join(self.possible_agents)}")
         self.external = tuple(external)
-        self._seed = seed
-        self._thread: threading.Thread | None = None
-        self._pending = None
-        self.result: Any = None
-        self.rewards: dict = {}
-        self.terminations: dict = {}
-        self.truncations: dict = {}
-        self.infos: dict = {}
+        self.metadata = {"name": f"simcore_{spec.system}_v1", "render_modes": ["ansi"], "is_parallelizable": False}
+        self.render_mode = render_mode
+        n_feat = spec.feature_count(self._options)
+        self._action_spaces = {s: spaces.Discrete(spec.action_count(self._options, s)) for s in self.possible_agents}
+        self._observation_spaces = {
+            s: spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (n_feat,), np.float32),
+                            "action_mask": spaces.Box(0, 1, (self._action_spaces[s].n,), np.int8)})
+            for s in self.possible_agents}
+        self.match = None
+        self._pending: Any = None
 
-    # -- lifecycle ---------------------------------------------------------------
-    def reset(self, seed: Any = None) -> None:
-        """Start the negotiation (again) with ``seed`` (default: the env's)."""
-        self.close()
+    # -- spaces ---------------------------------------------------------------------------
+    def observation_space(self, agent: str):
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str):
+        return self._action_spaces[agent]
+
+    # -- the AEC surface -------------------------------------------------------------------
+    def reset(self, seed: Any = None, options: Optional[dict] = None) -> None:
+        """Set a negotiation up (again) from ``seed`` (default: the env's) and play the built-in
+        seats until an external seat is to act."""
         if seed is not None:
             self._seed = seed
-        self._handoff = _Handoff()
-        self.result, self._pending = None, None
-        self.rewards = {s: 0.0 for s in self.possible_agents}
-        self.terminations = {s: False for s in self.possible_agents}
-        self.truncations = {s: False for s in self.possible_agents}
-        self.infos = {s: {} for s in self.possible_agents}
-        handoff, runner, seed_ = self._handoff, self._runner, self._seed
-
-        def work():
-            try:
-                handoff.to_caller.put(("done", runner(handoff, seed_)))
-            except _Abort:
-                pass
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller
-                handoff.to_caller.put(("error", exc))
-
-        self._thread = threading.Thread(target=work, daemon=True, name=f"simcore-env-{self.system}")
-        self._thread.start()
-        self._wait()
-
-    def close(self) -> None:
-        if self._thread is not None and self._thread.is_alive() and self._pending is not None:
-            self._handoff.to_worker.put(_Abort())
-            self._thread.join()
-        self._thread, self._pending = None, None
-
-    def _wait(self) -> None:
-        kind, *rest = self._handoff.to_caller.get()
-        if kind == "decide":
-            self._pending = tuple(rest)
-            return
+        self.match = self.spec.match(seed_sequence(self._seed), self._options)
+        self._builtin = dict(self.match.agents)  # the paper's agents, also of the external seats
+        self._drivers = dict(self.match.agents)
+        for s in self.external:
+            self._drivers[s] = self.spec.voice(self.match, s, _Caller(self, s))
+        self._users = frozenset(self.match.users) | frozenset(self.external)
+        self.agents = list(self.possible_agents)
+        self.rewards = {s: 0.0 for s in self.agents}
+        self._cumulative_rewards = {s: 0.0 for s in self.agents}
+        self.terminations = {s: False for s in self.agents}
+        self.truncations = {s: False for s in self.agents}
+        self.infos = {s: {} for s in self.agents}
+        self.result = None
         self._pending = None
-        if kind == "error":
-            exc = rest[0]
-            self.terminations = {s: True for s in self.possible_agents}
-            if isinstance(exc, IllegalMove):
-                raise InputError("action", str(getattr(exc, "move", "")), str(exc)) from None
-            raise exc
-        self.result = rest[0]["result"]
-        self.rewards = dict(rest[0]["rewards"])
-        self.terminations = {s: True for s in self.possible_agents}
-        self.truncations = {s: bool(rest[0].get("truncated")) for s in self.possible_agents}
-        for s in self.possible_agents:
-            self.infos[s] = {"outcome": rest[0].get("outcome")}
+        self._advance()
 
-    # -- the AEC surface -----------------------------------------------------------
-    @property
-    def done(self) -> bool:
-        return self._pending is None
+    def _advance(self) -> None:
+        state = self.match.state
+        external = self.external
+        play(state, self._drivers, until=lambda s: s in external and self._pending is None, users=self._users)
+        for s in self.agents:
+            self.infos[s] = {}
+        if state.to_act is None:
+            self.result = self.match.finish(state)
+            payoff = self.spec.rewards(self.match, self.result)
+            truncated = bool(self.spec.truncated(self.result))
+            for s in self.agents:
+                self.rewards[s] = float(payoff.get(s, 0.0))
+                self.terminations[s] = True
+                self.truncations[s] = truncated
+            self.agent_selection = self.agents[0]
+        else:
+            seat = state.to_act
+            self.agent_selection = seat
+            observation = state.observe(seat)
+            self.infos[seat] = {"observation": observation, "step": getattr(observation, "step", None),
+                                "legal": state.legal(seat)}
 
-    @property
-    def agent_selection(self) -> str | None:
-        """The external seat whose decision is due (None when the negotiation is over)."""
-        return None if self._pending is None else self._pending[0]
-
-    def agent_iter(self, max_iter: int = 10**6) -> Iterator[str]:
-        for _ in range(max_iter):
-            if self._pending is None:
-                return
-            yield self._pending[0]
-
-    def observe(self, seat: str) -> Any:
-        """What ``seat`` sees now: its observation when its decision is due, else None."""
-        if self._pending is None or self._pending[0] != seat:
-            return None
-        return self._pending[1]
-
-    def last(self):
-        """(observation, reward, termination, truncation, info) of the seat whose turn it is."""
-        seat = self.agent_selection
-        if seat is None:
-            return None, 0.0, True, any(self.truncations.values()), {}
-        return self._pending[1], self.rewards.get(seat, 0.0), False, False, self.infos.get(seat, {})
-
-    def legal_actions(self, seat: str | None = None) -> Any:
-        """A description of what ``seat`` may do now (system-specific; see the module doc)."""
-        if self._pending is None or (seat is not None and seat != self._pending[0]):
-            return None
-        return getattr(self._pending[2], "describe", lambda: None)()
-
-    def builtin_action(self) -> Any:
-        """The action the paper's agent in this seat would take now (computed on demand)."""
-        if self._pending is None:
-            raise InputError("builtin_action", "", "the negotiation is over")
-        return self._pending[3]()
+    def observe(self, agent: str) -> dict:
+        state = self.match.state
+        mask = np.zeros(self._action_spaces[agent].n, dtype=np.int8)
+        if state.to_act == agent:
+            mask[:] = np.asarray(self.spec.mask(state, agent), dtype=np.int8)
+        return {"observation": np.asarray(self.spec.features(state, agent), dtype=np.float32), "action_mask": mask}
 
     def step(self, action: Any) -> None:
-        """Play ``action`` for the seat whose decision is due."""
-        if self._pending is None:
-            raise InputError("step", "", "the negotiation is over: call reset()")
-        why = self._pending[2](action)
-        if why:
-            raise InputError("action", repr(action)[:120], why)
-        self._handoff.to_worker.put(action)
-        self._wait()
-
-    def __del__(self):  # pragma: no cover - garbage collection
+        seat = self.agent_selection
+        if self.terminations[seat] or self.truncations[seat]:
+            self._was_dead_step(action)
+            return
+        state = self.match.state
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
+            index = int(action)
+            n = self._action_spaces[seat].n
+            if not 0 <= index < n:
+                raise InputError("action", str(index), f"{seat}'s action space is Discrete({n})")
+            if not self.spec.mask(state, seat)[index]:
+                raise InputError("action", str(index), f"not legal for {seat} now ({state.legal(seat).describe})")
+            action = self.spec.decision(state, seat, index)
+        else:
+            why = state.legal(seat).why_not(action)
+            if why:
+                raise InputError("action", repr(action)[:120], why)
+        self._cumulative_rewards[seat] = 0.0
+        for s in self.rewards:
+            self.rewards[s] = 0.0
+        self._pending = action
         try:
-            self.close()
-        except Exception:
-            pass
+            self._advance()
+        except AgentError as exc:  # the caller's action broke a rule only apply() knows: the state is unchanged
+            if exc.seat != seat:
+                raise
+            self._pending = None
+            raise InputError("action", repr(action)[:120], exc.problem) from None
+        self._accumulate_rewards()
+
+    def builtin_action(self) -> Any:
+        """The action the paper's agent in the seat to act would take now (it acts: its own
+        state and generator move on, as when it plays)."""
+        state = self.match.state
+        if state.to_act is None:
+            raise InputError("builtin_action", "", "the negotiation is over: call reset()")
+        seat = state.to_act
+        return self._builtin[seat].act(state.observe(seat))
+
+    def render(self) -> Optional[str]:
+        """The negotiation so far, step by step (the system's ``simcore show`` rendering)."""
+        if self.match is None:
+            return None
+        text = self.spec.render(list(self.match.state.transcript))
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        self.match = None
 
 
-class _Legal:
-    """A legality check with a description of the legal actions."""
-
-    def __init__(self, check: Callable[[Any], str], describe: Callable[[], Any]):
-        self.check, self.describe = check, describe
-
-    def __call__(self, action: Any) -> str:
-        return self.check(action)
-
-
-# ------------------------------------------------------------------ ASTRA
-def _astra(external, seed, **options):
-    """Runs :func:`simcore.api.astra_episode` (the same code, seeds and run id) with proxies."""
-    from simcore.api import astra_episode
-
-    def run(handoff, seed_):
-        wrap = lambda seat, built: _AstraProxy(seat, built, handoff) if seat in external else None  # noqa: E731
-        ep = astra_episode(seed=seed_, _seats=wrap, **options)
-        return {"result": ep, "rewards": {"agent": ep.agent_score, "partner": ep.partner_score},
-                "outcome": ep.status, "truncated": ep.status == "no_agreement"}
-
-    _check_options(options, ("agent", "partner", "domain", "setup", "rounds", "backend"))
-    return run, ("agent", "partner")
-
-
-def _check_options(options, valid) -> None:
-    bad = sorted(set(options) - set(valid))
-    if bad:
-        raise InputError("options", ", ".join(bad), f"valid: {', '.join(valid)}")
-
-
-class _AstraProxy:
-    def __init__(self, seat, builtin, handoff):
-        self.seat, self.builtin, self.handoff = seat, builtin, handoff
-
-    def act(self, obs):
-        from simcore.protocols.alternating import Action
-
-        table = obs.table
-        can_accept = table is not None and table.speaker != self.seat
-        kinds = ("offer", "talk", "walk_away") + (("accept",) if can_accept else ())
-
-        def check(action):
-            if not isinstance(action, Action):
-                return f"expected simcore.protocols.alternating.Action, got {type(action).__name__}"
-            if action.kind not in kinds:
-                return f"{action.kind!r} is not legal now; legal: {', '.join(kinds)}"
-            return ""
-
-        return self.handoff.ask(self.seat, obs, _Legal(check, lambda: kinds), lambda: self.builtin.act(obs))
-
-
-# ------------------------------------------------------------------ MIND
-def _mind(external, seed, **options):
-    """Runs :func:`simcore.api.mind_group` with proxies in the external members' seats."""
-    from simcore.api import mind_group
-
-    _check_options(options, ("policy", "size", "backend", "max_rounds"))
-    size = options.get("size", 3)
-    if not isinstance(size, int) or not 2 <= size <= 8:
-        raise InputError("size", repr(size), "a group has 2 to 8 members")
-    seats = tuple(f"m{i}" for i in range(size))
-
-    def run(handoff, seed_):
-        wrap = lambda seat, built: _MindProxy(seat, built, handoff) if seat in external else None  # noqa: E731
-        out = mind_group(seed=seed_, _seats=wrap, **options)
-        rewards = {f"m{i}": float(sum(it.ws[i] * (it.values[i] == it.final) for it in out.items))
-                   for i in range(size)}
-        return {"result": out, "rewards": rewards, "outcome": "done"}
-
-    return run, seats
-
-
-class _MindProxy:
-    """A member whose votes and updates the caller decides; it speaks and reads as the variant it
-    stands in for (its tone and appraisal flags)."""
-
-    def __init__(self, seat, builtin, handoff):
-        self.seat, self.builtin, self.handoff = seat, builtin, handoff
-        self.name, self.tone, self.appraisal = builtin.name, builtin.tone, builtin.appraisal
-        self.plain_wording = getattr(builtin, "plain_wording", "fixed")
-
-    def guess(self, guessed_w):
-        return self.builtin.guess(guessed_w)
-
-    def vote(self, me, proposal, guessed_w, last_offer=None):
-        from policies.travel_common import Vote
-
-        obs = {"decision": "vote", "item": me.item.key, "me": me, "proposal": proposal,
-               "guessed_w": guessed_w, "last_offer": last_offer, "options": me.item.options}
-
-        def check(v):
-            if not isinstance(v, Vote):
-                return f"expected policies.travel_common.Vote, got {type(v).__name__}"
-            if v.vote == "DISAGREE" and v.revised_value not in me.item.options:
-                return f"the revised value must be an option of {me.item.key}: {', '.join(me.item.options)}"
-            return ""
-
-        return self.handoff.ask(self.seat, obs, _Legal(check, lambda: ("AGREE", "DISAGREE + an option")),
-                                lambda: self.builtin.vote(me, proposal, guessed_w, last_offer))
-
-    def update(self, me, proposal, dissents, n_voters):
-        from policies.travel_common import Update
-
-        obs = {"decision": "update", "item": me.item.key, "me": me, "proposal": proposal,
-               "dissents": tuple(dissents), "n_voters": n_voters, "options": me.item.options}
-
-        def check(u):
-            if not isinstance(u, Update):
-                return f"expected policies.travel_common.Update, got {type(u).__name__}"
-            if u.value not in me.item.options:
-                return f"the value must be an option of {me.item.key}: {', '.join(me.item.options)}"
-            return ""
-
-        return self.handoff.ask(self.seat, obs, _Legal(check, lambda: ("KEEP", "UPDATE", "COMPROMISE")),
-                                lambda: self.builtin.update(me, proposal, dissents, n_voters))
-
-
-# ------------------------------------------------------------------ scorable
-def _scorable(external, seed, **options):
-    """Runs :func:`simcore.api.scorable_session` with the external parties' deals chosen by the caller."""
-    from scenarios.scorable import load_game
-    from simcore.api import scorable_session
-
-    _check_options(options, ("method", "game", "backend", "settings"))
-    g = load_game(options.get("game", "harbour-sport-park-v1"))
-    shorts = tuple(p.short for p in g.parties)
-
-    def run(handoff, seed_):
-        def chooser(short):
-            n = shorts.index(short)
-
-            def choose(turn, level, builtin, history):
-                obs = {"turn": turn, "party": short, "aspiration": level, "history": history}
-
-                def check(deal):
-                    try:
-                        ok = len(deal) == g.n_issues and all(0 <= int(x) < k for x, k in zip(deal, g.option_counts))
-                    except TypeError:
-                        ok = False
-                    return "" if ok else f"a deal is one option index per issue, within {list(g.option_counts)}"
-
-                computed: list = []
-
-                def suggest():
-                    computed[:] = [builtin()]
-                    return computed[0][0]
-
-                deal = handoff.ask(short, obs, _Legal(check, lambda: tuple(g.option_counts)), suggest)
-                deal = tuple(int(x) for x in deal)
-                if computed and computed[0][0] == deal:  # the negotiator's own move: its reasoning recorded
-                    return computed[0]
-                return deal, {"aspiration": round(float(level), 3), "own_score": float(g.score(n, deal))}
-
-            return choose
-
-        res = scorable_session(seed=seed_, _choose={shorts.index(s): chooser(s) for s in external}, **options)
-        final = g.parse_deal(res.events[-1].intent["deal"])
-        passes = res.record["PAR"]
-        # seed sec. 2: an agreement gives each party U_n(d); otherwise its BATNA, the threshold tau_n
-        rewards = {p.short: float(g.score(n, final)) if passes else float(p.threshold)
-                   for n, p in enumerate(g.parties)}
-        return {"result": res, "rewards": rewards, "outcome": "passes" if passes else "fails"}
-
-    return run, shorts
-
-
-# ------------------------------------------------------------------ dominance
-def _dominance(external, seed, **options):
-    """Runs :func:`simcore.api.dominance_dialogue` with proxies in the external sides' seats."""
-    from simcore.api import dominance_dialogue
-
-    _check_options(options, ("agent", "user", "domain", "max_turns", "agent_opens"))
-
-    def run(handoff, seed_):
-        sides = {}
-
-        def wrap(seat, built):
-            sides[seat] = built
-            return _DominanceProxy(seat, built, handoff) if seat in external else None
-
-        result = dominance_dialogue(seed=seed_, _seats=wrap, **options)
-        rewards = {side: float(a.judge.normalised(result.booked)) if result.booked else 0.0
-                   for side, a in sides.items()}
-        return {"result": result, "rewards": rewards, "outcome": result.outcome,
-                "truncated": result.outcome == "turn-limit"}
-
-    return run, ("agent", "user")
-
-
-class _DominanceProxy:
-    """A side whose decisions the caller makes; it speaks, reads and remembers as its agent."""
-
-    def __init__(self, seat, inner, handoff):
-        self.seat, self.inner, self.handoff = seat, inner, handoff
-
-    def __getattr__(self, name):  # name, relation, judge, speak, hear, commit ... of the agent
-        return getattr(self.inner, name)
-
-    def decide(self, heard):
-        from simcore.protocols.dialogue import Decision
-
-        def check(action):
-            return "" if isinstance(action, Decision) or hasattr(action, "kind") else \
-                f"expected a Decision or an utterance, got {type(action).__name__}"
-
-        action = self.handoff.ask(self.seat, heard, _Legal(check, lambda: None), lambda: self.inner.decide(heard))
-        return action if isinstance(action, Decision) else Decision(action, "external", "external", "")
-
-
-_BUILDERS = {"astra": _astra, "mind": _mind, "scorable": _scorable, "dominance": _dominance}
-
-
-def make_env(system: str, *, external: Sequence[str] | str = (), seed: Any = 0, **options: Any) -> NegotiationEnv:
-    """A :class:`NegotiationEnv` over one negotiation of ``system`` (see the module doc); the
-    ``options`` are :func:`simcore.api`'s for that system (agent/partner ids, policy, game ...).
+def make_env(system: str, *, external: Optional[Sequence[str] | str] = None, seed: Any = 0,
+             render_mode: Optional[str] = None, **options: Any) -> NegotiationEnv:
+    """A :class:`NegotiationEnv` over one negotiation of ``system``; ``external`` the seats the
+    caller plays (default: every seat), ``options`` the system's set-up options (docs/env.md).
     Call ``reset()`` to start it."""
-    from simcore.argcheck import seed_sequence
-
-    if system not in _BUILDERS:
+    if spaces is None:
+        raise InputError("make_env", system, "needs PettingZoo: pip install 'simcore[pettingzoo]'")
+    if system not in STUDIES:
         raise InputError("system", repr(system), f"valid: {', '.join(SYSTEMS)}")
     seed_sequence(seed)
-    external = (external,) if isinstance(external, str) else tuple(external)
-    runner, seats = _BUILDERS[system](external, seed, **options)
-    return NegotiationEnv(system, runner, seats, external, seed)
+    if render_mode not in (None, "ansi"):
+        raise InputError("render_mode", repr(render_mode), "valid: None, 'ansi'")
+    spec = importlib.import_module(STUDIES[system]).ENV
+    spec.check(options)
+    seats = spec.seats(options)
+    external = tuple(seats) if external is None else (external,) if isinstance(external, str) else tuple(external)
+    return NegotiationEnv(spec, external, seed, options, render_mode)

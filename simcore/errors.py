@@ -97,6 +97,16 @@ class IllegalMove(SimcoreError):
             super().__init__(self.rule)
 
 
+class AgentError(SimcoreError):
+    """A user's agent failed in its seat: it made an illegal move, or its ``act`` raised.
+    The fault is that agent's, not simcore's and not the input files': the message names the
+    agent's class, the seat and the decision asked, and the CLI exits with status 2."""
+
+    def __init__(self, agent: str, seat: str, step: str, problem: str):
+        self.agent, self.seat, self.step, self.problem = str(agent), str(seat), str(step), str(problem)
+        super().__init__(f"your agent {self.agent} in seat {self.seat!r} ({self.step}): {self.problem}")
+
+
 class BackendError(SimcoreError):
     """A chat backend failed (network, HTTP status, malformed response)."""
 
@@ -118,6 +128,17 @@ class FallbackShareExceeded(SimcoreError):
     """The run finished, but more of its model answers were replaced by the rule-based
     fallback than ``--max-fallback-share`` allows; its outputs are written, the exit
     status is :attr:`exit_code` so that CI notices."""
+
+    exit_code = 3
+
+    def __init__(self, message: str):
+        super().__init__(message)
+
+
+class ReadingAccuracyTooLow(SimcoreError):
+    """The run finished, but the readings it accepted were what the speaker meant less often
+    than ``--min-reading-accuracy`` asks (:mod:`simcore.readings`); its outputs are written,
+    the exit status is :attr:`exit_code`, the fallback check's, so that CI notices."""
 
     exit_code = 3
 

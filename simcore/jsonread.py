@@ -14,7 +14,8 @@ Python's recursion limit, so every check, figure and re-encoding that walks the 
 afterwards is safe.
 
 :func:`parse` raises the problem as one :class:`~simcore.errors.InputError` naming the
-source (and the line), and :func:`read_json` reads a file first
+source (and the line) -- and refuses a lone surrogate in a string, which no file simcore
+writes holds -- and :func:`read_json` reads a file first
 (:func:`simcore.files.read_text`).  A backend turns :class:`JSONProblem` into its own
 error.
 """
@@ -27,6 +28,7 @@ from typing import Any, Callable
 
 from simcore.errors import InputError
 from simcore.files import read_text
+from simcore.textsafe import lone_surrogate
 
 #: the most levels of nested arrays and objects a value read from outside may have
 MAX_DEPTH = 100
@@ -94,11 +96,17 @@ def loads(text: str, *, object_pairs_hook: Callable | None = None,
 
 def parse(text: str, source: str, field: str = "") -> Any:
     """The JSON value of ``text``; one :class:`InputError` naming ``source`` and ``field``
-    (default: the line of the problem, if it has one) otherwise."""
+    (default: the line of the problem, if it has one) otherwise.  A string holding a lone
+    surrogate (JSON's ``"\\ud800"``) is refused too: simcore writes none, so such a file was
+    not written by simcore, and the text could not be written out again."""
     try:
-        return loads(text)
+        data = loads(text)
     except JSONProblem as exc:
         raise InputError(source, field or (f"line {exc.lineno}" if exc.lineno else ""), exc.problem) from None
+    lone = lone_surrogate(text, data)
+    if lone is not None:
+        raise InputError(source, field, f"holds a lone surrogate ({lone}): not Unicode text")
+    return data
 
 
 def read_json(path: str) -> Any:

@@ -2,7 +2,7 @@
 
 It picks a plain run (:func:`simcore.study.run_study`), a sweep (:mod:`simcore.sweep`) or a
 robustness run (:mod:`simcore.robustness`) from its options, checks the output directory
-before any work, and applies the fallback-share check.  It lives apart from
+before any work, and applies the fallback-share and reading-accuracy checks.  It lives apart from
 :mod:`simcore.study`, which the sweep and the robustness runner import, so that none of them
 imports the others in a circle.
 """
@@ -15,7 +15,9 @@ from typing import Any
 import attrs
 
 from simcore.files import missing_dirs, remove_empty_dirs
-from simcore.runopts import BACKEND_META, DEFAULT_MAX_FALLBACK_SHARE, SWEEP_META, SWEEP_OPTIONS
+from simcore.readings import check_reading_accuracy, sweep_readings
+from simcore.runopts import (BACKEND_META, DEFAULT_MAX_FALLBACK_SHARE, DEFAULT_MIN_READING_ACCURACY, SWEEP_META,
+                             SWEEP_OPTIONS)
 from simcore.study import Summary, check_fallback_share, run_study, sweep_model_calls
 
 
@@ -45,6 +47,21 @@ def _context_max_fallback_share(given: float | None) -> float | None:
     return DEFAULT_MAX_FALLBACK_SHARE if value is None else value
 
 
+def _context_min_reading_accuracy(given: float | None) -> float | None:
+    """The reading threshold: ``given``, else the command line's --min-reading-accuracy,
+    else the default when running from the command line; None (no check) from Python."""
+    import click
+
+
+    if given is not None:
+        return given
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return None
+    value = ctx.meta.get(BACKEND_META, {}).get("min_reading_accuracy")
+    return DEFAULT_MIN_READING_ACCURACY if value is None else value
+
+
 def _context_transport() -> tuple[int, str | None]:
     """``--concurrency`` and ``--log-calls`` from the command line (1 and None otherwise)."""
     import click
@@ -64,7 +81,8 @@ def _system_of(study_path: str) -> str:
 
 
 def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = None,
-           progress: bool | None = None, max_fallback_share: float | None = None, **sweep: Any) -> Summary:
+           progress: bool | None = None, max_fallback_share: float | None = None,
+           min_reading_accuracy: float | None = None, **sweep: Any) -> Summary:
     """The one entry point every ``simcore run SYSTEM`` command calls.
 
     ``config`` is the study's frozen attrs config (it has a ``seed`` field).  The sweep
@@ -84,22 +102,26 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     (on the chosen executor).  Otherwise it runs a sweep (:mod:`simcore.sweep`) and
     returns its summary; from the command line, exit status 1 says some run failed.
 
-    A plain run whose share of fallen-back model answers is above
-    ``max_fallback_share`` (from the command line: ``--max-fallback-share``, default
+    A plain run (or a sweep, over all its runs) whose share of fallen-back model answers is
+    above ``max_fallback_share`` (from the command line: ``--max-fallback-share``, default
     :data:`DEFAULT_MAX_FALLBACK_SHARE`) raises
-    :class:`~simcore.errors.FallbackShareExceeded` after writing its outputs.
+    :class:`~simcore.errors.FallbackShareExceeded` after writing its outputs; one whose
+    accepted readings are right less often than ``min_reading_accuracy`` beyond chance
+    (``--min-reading-accuracy``, default :data:`DEFAULT_MIN_READING_ACCURACY`;
+    :mod:`simcore.readings`) raises :class:`~simcore.errors.ReadingAccuracyTooLow`.  From
+    Python, a threshold not given is not checked.
     """
     made = missing_dirs(out) if out is not None and str(out).strip() else []
     try:
         return _launch(study_path, config, workers=workers, out=out, progress=progress,
-                       max_fallback_share=max_fallback_share, **sweep)
+                       max_fallback_share=max_fallback_share, min_reading_accuracy=min_reading_accuracy, **sweep)
     except BaseException:
         remove_empty_dirs(made)  # a run stopped by bad input or a fault leaves no empty --out behind
         raise
 
 
 def _launch(study_path: str, config: Any, *, workers: int, out: str | None, progress: bool | None,
-            max_fallback_share: float | None, **sweep: Any) -> Summary:
+            max_fallback_share: float | None, min_reading_accuracy: float | None, **sweep: Any) -> Summary:
     """:func:`launch`, every option checked before ``out`` is prepared."""
     import click
 
@@ -153,6 +175,9 @@ def _launch(study_path: str, config: Any, *, workers: int, out: str | None, prog
         if calls is not None:
             check_fallback_share(attrs.evolve(summary, metrics={"model_calls": calls}),
                                  _context_max_fallback_share(max_fallback_share), out)
+        readings = sweep_readings(summary.metrics)
+        if readings is not None:
+            check_reading_accuracy({"readings": readings}, _context_min_reading_accuracy(min_reading_accuracy), out)
         return summary
     if resume:
         raise InputError("--resume", "", "continues a sweep (--grid or --replicates); a plain run keeps no log")
@@ -160,6 +185,7 @@ def _launch(study_path: str, config: Any, *, workers: int, out: str | None, prog
         raise InputError("--metrics", str(opts["metrics"]), "chooses the metrics a sweep shows; a plain run "
                                                             "shows its tables (--json for data)")
     limit = _context_max_fallback_share(max_fallback_share)
+    min_accuracy = _context_min_reading_accuracy(min_reading_accuracy)
     concurrency, log_calls = _context_transport()
     if concurrency > 1 and (workers > 1 or executor not in (None, "auto", "inline") or scheduler):
         raise InputError("--concurrency", str(concurrency), "runs jobs in threads of one process; use it with "
@@ -191,6 +217,8 @@ def _launch(study_path: str, config: Any, *, workers: int, out: str | None, prog
         click.echo(json.dumps({"system": summary.system, "out": out,
                                "tables": [t.to_json() for t in summary.tables],
                                "model_calls": {k: v for k, v in (summary.metrics.get("model_calls") or {}).items()
-                                               if k != "by_task"}}, indent=1))
+                                               if k != "by_task"},
+                               "readings": summary.metrics.get("readings")}, indent=1))
     check_fallback_share(summary, limit, out)
+    check_reading_accuracy(summary.metrics, min_accuracy, out)
     return summary

@@ -16,7 +16,7 @@ import importlib
 import os
 
 from simcore.files import write_atomic
-from simcore.studies import STUDIES, available
+from simcore.systems import STUDIES, available
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DIR = os.path.join(ROOT, "tests", "playthroughs")

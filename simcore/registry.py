@@ -20,6 +20,7 @@ import attrs
 
 from simcore.errors import UnknownIdError
 from simcore.once import Once
+from simcore.systems import STUDIES
 
 KINDS = ("scenario", "policy", "protocol", "backend", "study")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*-v(\d+)$")
@@ -62,14 +63,9 @@ class Spec:
 _specs: dict[str, dict[str, Spec]] = {k: {} for k in KINDS}
 
 # Each system's study module declares ``REGISTRY``: a list of Spec keyword dicts.
-BUILTIN_MODULES = (
-    "simcore.studies",
-    "simcore.studies.mind",
-    "simcore.studies.scorable",
-    "simcore.studies.astra",
-    "simcore.studies.dominance",
-    "mockllm.registrations",
-)
+def _builtin_modules() -> tuple[str, ...]:
+    """The modules whose ``REGISTRY`` lists simcore's own entries: the systems' and the backends'."""
+    return ("simcore.systems", *STUDIES.values(), "mockllm.registrations")
 
 
 #: the entry-point group through which an installed package adds its own policies (or scenarios,
@@ -81,37 +77,56 @@ PLUGIN_GROUP = "simcore.policies"
 def _import_builtins() -> None:
     import importlib.util
 
-    for name in BUILTIN_MODULES:
+    for name in _builtin_modules():
         if importlib.util.find_spec(name) is None:
             continue
         module = importlib.import_module(name)
         for entry in getattr(module, "REGISTRY", ()):
             if entry["id"] not in _specs[entry["kind"]]:
                 register(**entry)
+                _builtin[entry["kind"]].add(entry["id"])
     _import_plugins()
 
 
+#: the ids simcore itself registers, per kind (everything else is a user's or a plugin's)
+_builtin: dict[str, set[str]] = {k: set() for k in KINDS}
+#: plugins that could not be loaded: (entry point, why), each reported once on standard error
+BROKEN_PLUGINS: list[tuple[str, str]] = []
+
+
+def is_builtin(kind: str, id: str) -> bool:
+    """True when ``id`` is one of simcore's own registry entries of ``kind``."""
+    _load_builtins()
+    return id in _builtin[kind]
+
+
 def _import_plugins() -> None:
-    """Registry entries from installed packages (entry points in :data:`PLUGIN_GROUP`)."""
+    """Registry entries from installed packages (entry points in :data:`PLUGIN_GROUP`).  A
+    plugin that cannot be loaded fails alone: one line on standard error naming it, and the
+    others and simcore's own entries still load (an unknown id then names it)."""
+    import sys
     from importlib.metadata import entry_points
 
-    from simcore.errors import InputError
+    from simcore.textsafe import visible
 
     for ep in entry_points(group=PLUGIN_GROUP):
         where = f"entry point {ep.name} = {ep.value} ({PLUGIN_GROUP})"
         try:
             obj = ep.load()
-        except Exception as exc:  # a broken plugin is the user's input: one line naming it
-            raise InputError(where, "", f"cannot be loaded ({type(exc).__name__}: {exc})") from None
-        entries = getattr(obj, "REGISTRY", obj)
-        if callable(entries):
-            entries = entries()
-        try:
+            entries = getattr(obj, "REGISTRY", obj)
+            if callable(entries):
+                entries = entries()
+            entries = [dict(e) for e in entries]
             for entry in entries:
-                if entry["id"] not in _specs[entry["kind"]]:
-                    register(**entry)
-        except (TypeError, KeyError, ValueError) as exc:
-            raise InputError(where, "", f"is not a list of registry entries ({exc})") from None
+                Spec(**{k: entry[k] for k in ("kind", "id", "entry_point")})  # checks kind and id
+        except Exception as exc:  # a broken plugin: the user's, reported, not fatal
+            why = f"cannot be loaded ({type(exc).__name__}: {exc})"
+            BROKEN_PLUGINS.append((where, why))
+            print(visible(f"simcore: warning: {where}: {why}; skipped", oneline=True), file=sys.stderr)
+            continue
+        for entry in entries:
+            if entry["id"] not in _specs[entry["kind"]]:
+                register(**entry)
 
 
 _load_builtins = Once(_import_builtins)
@@ -143,6 +158,8 @@ def resolve(kind: str, id: str) -> Spec:
     versions = [s for s in table.values() if s.name == id]
     if versions:
         return max(versions, key=lambda s: s.version)
+    if BROKEN_PLUGINS:  # the id may be a broken plugin's
+        raise UnknownIdError(kind, id, list(table) + [f"(not loaded: {w})" for w, _ in BROKEN_PLUGINS])
     raise UnknownIdError(kind, id, table)
 
 

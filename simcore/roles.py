@@ -122,7 +122,7 @@ class Claim:
 
 
 def _study_module(system: str):
-    from simcore.studies import STUDIES
+    from simcore.systems import STUDIES
 
     if system not in STUDIES:
         from simcore.errors import UnknownIdError
@@ -133,7 +133,7 @@ def _study_module(system: str):
 
 def roles(system: str | None = None) -> list[Role]:
     """Every declared role (of ``system`` only, when given), in study order."""
-    from simcore.studies import available
+    from simcore.systems import available
 
     systems = available() if system is None else [system]
     out: list[Role] = []

@@ -35,7 +35,7 @@ import importlib
 
 from simcore import noise
 from simcore.errors import InputError, SimcoreError
-from simcore.studies import STUDIES
+from simcore.systems import STUDIES
 from simcore.textsafe import visible
 from simcore.transcript import Event, jsonl_lines, run_of_line
 

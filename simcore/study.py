@@ -17,6 +17,7 @@ import attrs
 
 from mockllm.cassette import RunCassette
 from simcore.files import AtomicFile, write_atomic
+from simcore.readings import readings_line
 from simcore.runner import map_ordered
 from simcore.tables import Table
 from simcore.transcript import Event, write_jsonl, write_lines
@@ -281,6 +282,8 @@ def run_study(study_path: str, config: Any, *, workers: int = 1, out_dir: str | 
             echo("")
         if summary.metrics.get("model_calls"):
             echo(fallback_line(summary.metrics["model_calls"]))
+        if summary.metrics.get("readings"):
+            echo(readings_line(summary.metrics["readings"]))
         if out_dir is not None:
             echo(f"wrote {os.path.join(out_dir, 'metrics.json')}, {len(summary.tables)} CSV tables "
                  f"and transcripts.jsonl ({n_events} events)")

@@ -18,6 +18,7 @@ import attrs
 from mockllm.jsontext import dumps_compact
 from simcore.errors import InputError
 from simcore.jsonread import parse
+from simcore.textsafe import visible
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -133,6 +134,73 @@ class Event:
         return cls(**data)
 
 
+class Transcript:
+    """A negotiation's events, in order, as a game records them.
+
+    A game adds each event as its fields (:meth:`add`), or as a function and the values it
+    makes the fields from (:meth:`add_made`: work a run that never reads its transcript need
+    not do); the :class:`Event` objects are made when the transcript is first read
+    (iteration, indexing, :meth:`events`) and kept.  What a game adds belongs to the
+    transcript from then on: neither the game nor an agent changes it afterwards.  A
+    transcript pickles as its events."""
+
+    __slots__ = ("run", "_rows", "_built")
+
+    def __init__(self, run: str):
+        self.run = run
+        self._rows: list[tuple] = []
+        self._built: list[Event] = []
+
+    def add(self, speaker: str, phase: str, round: int = 0, item: str | None = None, intent: Any = None,
+            text: str = "", cues: Any = None, hidden: Any = None) -> None:
+        """Record the next event (``None`` payloads are empty dicts)."""
+        self._rows.append((None, speaker, phase, round, item, intent, text, cues, hidden))
+
+    def add_made(self, make, *values: Any) -> None:
+        """Record the next event as ``make(*values)``, which returns its fields as :meth:`add`
+        takes them (speaker, phase, round, item, intent, text, cues, hidden), called when the
+        transcript is first read."""
+        self._rows.append((make, *values))
+
+    def events(self) -> tuple[Event, ...]:
+        """Every event so far."""
+        built, rows = self._built, self._rows
+        if len(built) < len(rows):
+            run = self.run
+            for seq in range(len(built), len(rows)):
+                row = rows[seq]
+                make = row[0]
+                fields = row[1:] if make is None else make(*row[1:])
+                speaker, phase, round_, item, intent, text, cues, hidden = fields
+                built.append(Event(run, seq, speaker, phase, round_, item, {} if intent is None else intent, text,
+                                   {} if cues is None else cues, {} if hidden is None else hidden))
+        return tuple(built)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self.events())
+
+    def __getitem__(self, index):
+        return self.events()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Transcript):
+            return self.events() == other.events()
+        if isinstance(other, tuple):
+            return self.events() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Transcript({self.run!r}, {len(self._rows)} events)"
+
+    def __reduce__(self):
+        return tuple, (self.events(),)
+
+
 def write_jsonl(events: Iterable[Event], stream: TextIO) -> int:
     """Write ``events`` as JSON Lines; the number written.  Lines are written in batches of
     up to :data:`_BATCH` (one write call each: far fewer calls, bounded memory)."""
@@ -228,8 +296,6 @@ def _incomplete(line: str) -> bool:
 
 def _torn(path: str, lineno: int) -> None:
     import sys
-
-    from simcore.textsafe import visible
 
     print(visible(f"simcore: warning: {path}: line {lineno}: cut off (no newline at the end, not complete "
                   "JSON), as a write stopped mid-line leaves it; skipped", oneline=True), file=sys.stderr)

@@ -2,10 +2,14 @@
 backend: ``POST /v1/chat/completions`` answers with the mock backend's answer (so runs
 are quick and mostly parse), ``GET /v1/models`` lists the models it is given.
 
-With ``fail_after=N`` it answers the first N chat requests and then fails every one
-with HTTP 500 (a server that went down mid-run).  With ``echo_key`` it behaves like a server that echoes the Authorization header into
+With ``echo_key`` it behaves like a server that echoes the Authorization header into
 its answers: every answer carries the header's value, and one first try in three is
-nothing but that echo (refused, so the repair prompt quotes it back)."""
+nothing but that echo (refused, so the repair prompt quotes it back).  ``answer(text,
+body)`` rewrites each answer (``body``: the request); the response is JSON as Python
+writes it, so a lone surrogate in the text goes out as the escape ``"\\ud800"``.  With
+``finish_reason`` every answer says it (``"length"``: cut off at its token budget).  With
+``fail_after=N`` it answers the first N chat requests and then fails every one with HTTP
+500 (a server that went down mid-run)."""
 
 from __future__ import annotations
 
@@ -16,19 +20,21 @@ from http.server import BaseHTTPRequestHandler
 from localserver import LocalServer
 
 
-def _completion(content: str) -> bytes:
-    return json.dumps({"id": "x", "object": "chat.completion",
-                       "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}).encode()
+def _completion(content: str, finish_reason: str | None = None) -> bytes:
+    choice = {"index": 0, "message": {"role": "assistant", "content": content}}
+    if finish_reason is not None:
+        choice["finish_reason"] = finish_reason
+    return json.dumps({"id": "x", "object": "chat.completion", "choices": [choice]}).encode()
 
 
 class FakeOpenAI:
     def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200,
-                 fail_after: int | None = None):
+                 answer=None, finish_reason: str | None = None, fail_after: int | None = None):
         from mockllm.backend import Message
         from mockllm.mock import MockBackend
         from simcore.errors import UnrecognisedPrompt
 
-        fake = self
+        fake, rewrite = self, answer
         self.models = list(models)
         self.posts: list[dict] = []  # {"headers", "body"} of each chat request
         self.gets: list[dict] = []
@@ -72,7 +78,9 @@ class FakeOpenAI:
                         answer = f"Sorry, I only see your header: {auth}"
                     elif not answer.lstrip().startswith(("{", "[")):
                         answer = f"{answer} ({auth})"
-                self._send(200, _completion(answer))
+                if rewrite is not None:
+                    answer = rewrite(answer, body)
+                self._send(200, _completion(answer, finish_reason))
 
             def log_message(self, *args):
                 pass

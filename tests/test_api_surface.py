@@ -60,9 +60,9 @@ def test_the_protocol_functions_check_their_arguments_too():
 
 
 def test_the_registry_makes_protocols_and_studies():
-    from simcore.protocols.alternating import AlternatingProtocol
+    from simcore.protocols.alternating import AlternatingGame
 
-    assert isinstance(simcore.make("protocol", "alternating-offers-v1"), AlternatingProtocol)
+    assert isinstance(simcore.make("protocol", "alternating-offers-v1"), AlternatingGame)
     assert simcore.registered("study") == ["astra-study-v1", "dominance-study-v1", "mind-study-v1",
                                            "scorable-study-v1"]
     assert simcore.make("study", "mind-study-v1").name == "mind"

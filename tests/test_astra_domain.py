@@ -1,11 +1,18 @@
 """The bilateral domain format: shipped files, offers as stated, and clear errors."""
 
 import json
+import random
+import struct
 
+import attrs
+import numpy as np
 import pytest
 
-from scenarios.bilateral import IllegalOffer, load_domain, parse_domain
+from policies.lp import Space
+from scenarios.bilateral import IllegalOffer, Valuation, load_domain, parse_domain
 from simcore.errors import InputError
+
+DOMAINS = ("casino-v1", "research-allocation-v1")
 
 CASINO = load_domain("casino-v1")
 
@@ -131,3 +138,108 @@ def test_offers_of_int_subclasses_and_other_mappings_are_still_checked():
     assert CASINO.check_offer(MappingProxyType(stated), "agent") == (1, 2, 0)
     with pytest.raises(IllegalOffer, match="not a mapping"):
         CASINO.check_offer([("self", {})], "agent")
+
+
+def _bits(xs):
+    return [struct.pack("<d", float(x)) + type(x).__name__.encode() for x in xs]
+
+
+@pytest.mark.parametrize("did", DOMAINS)
+def test_score_tables_are_score_bit_for_bit(did):
+    d = load_domain.__wrapped__(did)
+    rnd = random.Random(did)
+    vals = [d.agent] + [p for s in d.setups for p in s.partners]
+    for _ in range(150):
+        pick = lambda: rnd.choice([rnd.uniform(-50, 50), float(rnd.randint(-9, 9)), 0.1, 1 / 3, -0.0, 1e-12])  # noqa: E731
+        vals.append(Valuation(tuple(pick() for _ in d.issues),
+                              tuple(tuple(pick() for _ in i.options) if i.kind == "categorical" else ()
+                                    for i in d.issues)))
+    for v in vals:
+        for side in ("agent", "partner"):
+            slow = [d.score(v, o, side) for o in d.outcomes]
+            assert _bits(d.scores(v, side)) == _bits(slow)
+            assert _bits(d.score_table(v, side)[o] for o in d.outcomes) == _bits(slow)
+    space = Space.build(d, d.agent, vals[1])
+    assert _bits(space.s_a) == _bits(d.score(d.agent, o, "agent") for o in d.outcomes)
+    assert _bits(space.s_p) == _bits(d.score(vals[1], o, "partner") for o in d.outcomes)
+
+
+@pytest.mark.parametrize("did", DOMAINS)
+def test_agent_units(did):
+    d = load_domain(did)
+    assert d.agent_units == tuple(sum(x for i, x in zip(d.issues, o) if i.kind == "integer") for o in d.outcomes)
+
+
+def test_check_numbers_one_pass_agrees_with_the_walk():
+    """The data files' number check: its one-pass test passes exactly what the
+    field-by-field walk passes, and every refusal comes from the walk (naming the field)."""
+    from collections import OrderedDict
+
+    from scenarios.datafile import MAX_ABS, MAX_TEXT, _check_numbers, _plainly_fine, check_numbers
+    from simcore.errors import InputError
+
+    values = [None, True, 0, -MAX_ABS, MAX_ABS, MAX_ABS + 1, -MAX_ABS - 1, 1e15, 1.0000001e15, float("nan"),
+              float("inf"), -float("inf"), "x" * MAX_TEXT, "x" * (MAX_TEXT + 1), 2 ** 80, np.float64(1e16),
+              np.int64(3), OrderedDict(a=1e16), OrderedDict(a=1), (1e16,), object()]
+    rnd = random.Random(7)
+    docs = list(values)
+    for _ in range(300):
+        v = rnd.choice(values)
+        docs.append({"a": [1, {"b": v}], "c": rnd.choice(values)} if rnd.random() < 0.5 else [[v], "ok", {"d": 2}])
+
+    def verdict(check, doc):
+        try:
+            check(doc, "f")
+        except InputError as exc:
+            return str(exc)
+        return None
+
+    for doc in docs:
+        assert verdict(check_numbers, doc) == verdict(_check_numbers, doc)
+        if _plainly_fine(doc):
+            assert verdict(_check_numbers, doc) is None
+
+
+@pytest.mark.parametrize("did", DOMAINS)
+def test_floor_check_without_tables_refuses_what_the_tables_refuse(did):
+    """The loader's LP-floor check finds one outcome that leaves each partner its floor
+    instead of building every partner's table: the same files pass, the same fail, with
+    the same message (floors at, just around and beyond each partner's best)."""
+    import json
+    import os
+
+    from scenarios.bilateral import DATA_DIR, SHIPPED, parse_domain
+    from simcore.errors import InputError
+
+    data = json.loads(open(os.path.join(DATA_DIR, SHIPPED[did])).read())
+    d = load_domain.__wrapped__(did)
+
+    def table_verdict(dom):  # the check as it was: every partner's table, then its best
+        own = [dom.score(dom.agent, o, "agent") for o in dom.outcomes]
+        for setup in dom.setups:
+            for k, partner in enumerate(setup.partners):
+                theirs = {o: dom.score(partner, o, "partner") for o in dom.outcomes}
+                best = max((theirs[o] for o, sa in zip(dom.outcomes, own) if sa >= dom.min_own - 1e-9), default=None)
+                if best is None or dom.min_partner > best + 1e-9:
+                    return (f"{dom.min_partner:g} leaves no outcome for setups.{setup.name}.partners[{k}] "
+                            f"(with lp.min_own {dom.min_own:g} the partner scores at most {best:g})")
+        return None
+
+    own_max = max(d.score(d.agent, o, "agent") for o in d.outcomes)
+    bests = sorted({max(d.score(p, o, "partner") for o in d.outcomes) for s in d.setups for p in s.partners})
+    for min_own in (0, own_max / 2, own_max - 1, own_max):
+        for b in [0.0] + bests:
+            for min_partner in (b - 1e-9, b, b + 5e-10, b + 1e-9, b + 2e-9, b + 0.5, b + 3):
+                if min_partner < 0:  # (refused before the floors are looked at, as before)
+                    continue
+                data["lp"] = {"min_own": min_own, "min_partner": min_partner}
+                try:
+                    parse_domain(data, "f.json")
+                    got = None
+                except InputError as exc:
+                    got = str(exc)
+                want = table_verdict(attrs.evolve(d, min_own=float(min_own), min_partner=float(min_partner)))
+                if want is None:
+                    assert got is None, (min_own, min_partner, got)
+                else:
+                    assert got is not None and want in got, (min_own, min_partner, got, want)

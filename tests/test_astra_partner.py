@@ -9,7 +9,9 @@ import pytest
 
 from scenarios.bilateral import load_domain
 from simcore.seeding import derive
-from simcore.studies.astra import BASE_PARTNERS, DEFAULT_BASE_PARTNER, PARTNER_KWARGS, play_episode
+from simcore.systems.astra.match import play_episode
+from simcore.systems.astra.params import PARTNER_KWARGS
+from simcore.systems.astra.registry import BASE_PARTNERS, DEFAULT_BASE_PARTNER
 from tests.clirun import simcore
 
 CASINO = load_domain("casino-v1")

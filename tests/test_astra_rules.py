@@ -11,7 +11,8 @@ from policies.astra import V1_CHOICES, AgentParams, AstraAgent
 from policies.lp import Solution
 from scenarios.bilateral import load_domain
 from simcore.errors import IllegalMove
-from simcore.protocols.alternating import Action, AlternatingProtocol, Observation, Turn
+from simcore.driver import play
+from simcore.protocols.alternating import Action, AlternatingGame, Observation, Turn
 
 CASINO = load_domain("casino-v1")
 IPP = ("firewood", "water", "food")  # the integrative partner: firewood 5, water 4, food 3
@@ -288,7 +289,7 @@ def test_over_specified_offer_is_an_invalid_move():
     partner = Scripted([Action("offer", "I take 3 firewood, 1 food and 1 water...", bad),
                         Action("walk_away", "bye")])
     agent_ = Scripted([Action("talk", "hm")])
-    ep = AlternatingProtocol(round_limit=3).run(CASINO, agent_, partner, CASINO.agent, pv, "astra/t")
+    ep = play(AlternatingGame(round_limit=3).start(CASINO, CASINO.agent, pv, "astra/t"), {"agent": agent_, "partner": partner})
     inv = [e for e in ep.events if e.phase == "invalid"]
     assert ep.invalid_moves == 1 and "food: asks for 1+3=4 units but only 3 exist" in inv[0].text
     assert ep.status == "walk_away" and ep.agent_score == 0
@@ -297,14 +298,14 @@ def test_over_specified_offer_is_an_invalid_move():
 def test_accept_without_an_offer_on_the_table_is_illegal():
     pv = CASINO.setup("integrative").partners[0]
     with pytest.raises(IllegalMove):
-        AlternatingProtocol().run(CASINO, Scripted([]), Scripted([Action("accept", "ok")]), CASINO.agent, pv, "astra/t")
+        play(AlternatingGame().start(CASINO, CASINO.agent, pv, "astra/t"), {"agent": Scripted([]), "partner": Scripted([Action("accept", "ok")])})
 
 
 def test_deadline_notice_and_round_limit():
     pv = CASINO.setup("integrative").partners[0]
     talk = Action("talk", "hm")
-    ep = AlternatingProtocol(round_limit=4).run(CASINO, Scripted([talk] * 4), Scripted([talk] * 4),
-                                                CASINO.agent, pv, "astra/t")
+    ep = play(AlternatingGame(round_limit=4).start(CASINO, CASINO.agent, pv, "astra/t"),
+              {"agent": Scripted([talk] * 4), "partner": Scripted([talk] * 4)})
     notice = [e for e in ep.events if e.phase == "deadline"]
     assert len(notice) == 1 and notice[0].round == 3
     assert ep.status == "no_agreement" and ep.rounds == 4
@@ -319,7 +320,7 @@ def test_two_time_based_partners_can_negotiate_for_100_rounds():
     client = ModelClient(MockBackend(exact=True))
     a = make_partner("boulware", CASINO, CASINO.agent, client, np.random.default_rng(1), side="agent")
     b = make_partner("boulware", CASINO, pv, client, np.random.default_rng(2))
-    ep = AlternatingProtocol(round_limit=100).run(CASINO, a, b, CASINO.agent, pv, "astra/boulware-pair")
+    ep = play(AlternatingGame(round_limit=100).start(CASINO, CASINO.agent, pv, "astra/boulware-pair"), {"agent": a, "partner": b})
     assert ep.status == "agreement" and ep.rounds > 50
     offers_a = [e for e in ep.events if e.speaker == "agent" and "offer" in e.intent]
     own = [e.hidden["true_scores"][0] for e in offers_a]
@@ -358,7 +359,7 @@ def test_offers_only_negotiation_matches_the_one_with_words_at_zero_noise():
     for client in (None, ModelClient(MockBackend(exact=True))):
         a = make_partner("boulware", CASINO, CASINO.agent, client, np.random.default_rng(1), side="agent")
         b = make_partner("conceder", CASINO, pv, client, np.random.default_rng(2))
-        eps.append(AlternatingProtocol(round_limit=30).run(CASINO, a, b, CASINO.agent, pv, "astra/pair"))
+        eps.append(play(AlternatingGame(round_limit=30).start(CASINO, CASINO.agent, pv, "astra/pair"), {"agent": a, "partner": b}))
     bare, words = eps
     assert (bare.status, bare.outcome, bare.rounds, bare.agent_score) == \
         (words.status, words.outcome, words.rounds, words.agent_score)
@@ -412,3 +413,22 @@ def test_csc_makes_a_smaller_concession():
     assert M.rank_by_tactic("CSC", cands, c, V2)[0] == 0
     smaller = _cands([(30, 10), (28, 12), (26, 14)])
     assert M.rank_by_tactic("CSC", smaller, c)[0] == 1  # 2 points: smaller than the last 4
+
+
+def test_a_role_that_accepts_with_nothing_on_the_table_is_an_illegal_move():
+    """A model in the astra.partner role may answer "accept" when the agent has put
+    nothing on the table: the game refuses it as an illegal move, blamed on the partner."""
+    class AcceptAlways:
+        def choose(self, partner, obs, on_table, offer):
+            return None  # accept
+
+    from policies.partners import make_partner
+
+    pv = CASINO.setup("integrative").partners[0]
+    client = ModelClient(MockBackend())
+    a = make_partner("base", CASINO, CASINO.agent, client, np.random.default_rng(1), side="agent")
+    b = make_partner("base", CASINO, pv, client, np.random.default_rng(2))
+    b.move_role = AcceptAlways()  # the partner's second turn: the agent has only greeted
+    with pytest.raises(IllegalMove, match="ACCEPT is legal only") as err:
+        play(AlternatingGame(round_limit=5).start(CASINO, CASINO.agent, pv, "p"), {"agent": a, "partner": b})
+    assert "seat 'partner'" in str(err.value)

@@ -7,7 +7,7 @@ import os
 from click.testing import CliRunner
 
 from simcore.cli import cli, main
-from simcore.studies.astra import PLAYTHROUGHS, AstraConfig, play_episode
+from simcore.systems.astra import PLAYTHROUGHS, AstraConfig, play_episode
 from simcore.seeding import derive
 from simcore.study import run_study
 from simcore.testing import check_policy
@@ -28,8 +28,8 @@ def test_same_seed_same_episode():
 
 def test_results_do_not_depend_on_worker_count(tmp_path):
     cfg = AstraConfig(seed=5, episodes=3, partners=("base", "greedy"), setups=("integrative", "mixed"))
-    one = run_study("simcore.studies.astra:STUDY", cfg, workers=1, out_dir=str(tmp_path / "w1"))
-    two = run_study("simcore.studies.astra:STUDY", cfg, workers=2, out_dir=str(tmp_path / "w2"))
+    one = run_study("simcore.systems.astra:STUDY", cfg, workers=1, out_dir=str(tmp_path / "w1"))
+    two = run_study("simcore.systems.astra:STUDY", cfg, workers=2, out_dir=str(tmp_path / "w2"))
     assert one.metrics == two.metrics
     for name in ("metrics.json", "transcripts.jsonl", "astra_table1.csv"):
         assert (tmp_path / "w1" / name).read_bytes() == (tmp_path / "w2" / name).read_bytes()
@@ -117,7 +117,7 @@ def test_headline_pools_only_the_papers_setups(tmp_path):
     """Issue 10: the Table 1 analogue pools integrative and distributive; "mixed" is simcore's
     addition, shown (labelled) only in the per-setup table."""
     cfg = AstraConfig(seed=2, episodes=2, partners=("base",), agents=("astra", "astra-v1"))
-    res = run_study("simcore.studies.astra:STUDY", cfg, workers=1, out_dir=str(tmp_path / "h"))
+    res = run_study("simcore.systems.astra:STUDY", cfg, workers=1, out_dir=str(tmp_path / "h"))
     m = res.metrics
     assert m["headline_setups"] == ["integrative", "distributive"]
     assert m["results"]["astra__base"]["episodes"] == 4 and "astra-v1__base" in m["results"]

@@ -18,7 +18,8 @@ from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from policies.astra import speak
 from scenarios.bilateral import load_domain
-from simcore.protocols.alternating import Action, AlternatingProtocol
+from simcore.driver import play as drive
+from simcore.protocols.alternating import Action, AlternatingGame
 from simcore.registry import make
 
 CASINO = load_domain("casino-v1")
@@ -61,8 +62,8 @@ def play(policy_id: str):
     backend = MockBackend(exact=True)
     agent = make("policy", policy_id, domain=CASINO, client=ModelClient(backend), rng=np.random.default_rng(0))
     partner = Table7Partner(ModelClient(backend), np.random.default_rng(1))
-    ep = AlternatingProtocol(round_limit=15).run(CASINO, agent, partner, CASINO.agent, PARTNER_VALUES,
-                                                 "astra/table7")
+    ep = drive(AlternatingGame(round_limit=15).start(CASINO, CASINO.agent, PARTNER_VALUES, "astra/table7"),
+              {"agent": agent, "partner": partner})
     offers = [(e.hidden["true_scores"][0], tuple(e.intent["offer"]), (e.hidden.get("trace") or {}).get("tactic"))
               for e in ep.events if e.speaker == "agent" and "true_scores" in e.hidden]
     return ep, offers

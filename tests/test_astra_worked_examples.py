@@ -125,7 +125,7 @@ def test_s_max_is_not_lowered_against_greedy_or_firm_partners():
 def test_registry_entries_carry_every_parameter():
     """Every agent parameter is in the registry kwargs with its default; v1 keeps the old readings."""
     from simcore.registry import resolve
-    from simcore.studies.astra import NO_ASTRA_EXTRA
+    from simcore.systems.astra.params import NO_ASTRA_EXTRA
 
     from policies.astra import V2_CHOICES
 
@@ -144,7 +144,7 @@ def test_partner_registry_kwargs_equal_the_partner_rules():
 
     from policies.partners import PARTNER_PARAMS
     from simcore.registry import resolve
-    from simcore.studies.astra import BASE_PARTNERS, PARTNERS
+    from simcore.systems.astra.registry import BASE_PARTNERS, PARTNERS
 
     kinds = {pid: name for name, pid in PARTNERS.items() if name != "base"}
     kinds.update(BASE_PARTNERS)

@@ -1,6 +1,7 @@
 """The cheaper checks (issue 21) decide as the plain definitions do: ``mentions`` is
 "flattened name in flattened text", and ``reject_echo``'s prefilters refuse exactly what
-its ordered checks refuse, with the same problem."""
+its ordered checks refuse, with the same problem (a copy of the example: its words in a
+row among the answer's words)."""
 
 from __future__ import annotations
 
@@ -39,8 +40,13 @@ def _reference(task, said: str) -> str | None:
         return f"the answer repeats the prompt's context (the key {hit.group(1)!r})"
     from mockllm.tasks import _example_phrases
 
-    if any(p in _flat(said) for p in _example_phrases(task.example)):
-        return "the answer copies the prompt's example answer"
+    # a copy of the example: its words, in a row, among the answer's words (punctuation,
+    # quotes and case aside): the plain definition, word list in word list
+    words = checks.WORD.findall(said.casefold())
+    for phrase in _example_phrases(task.example):
+        want = checks.WORD.findall(phrase)
+        if any(words[i:i + len(want)] == want for i in range(len(words) - len(want) + 1)):
+            return "the answer copies the prompt's example answer"
     return None
 
 
@@ -49,6 +55,8 @@ _said = st.lists(st.sampled_from([
     '"Sunrise   swim",', "since it suits how I travel.", "SINCE it suits\thow I travel.", "TASK:", "### QUESTION",
     '"willingness": 3', '"item" :', "hello", " ", "Example answer:", "Hi all, here is my plan:",
     "- For the boat tour, I'd love \"Sunset cruise\".", "I am asking for this since it suits how I travel.",
+    "for the beach day I'd", "really like Sunrise swim", "since it suits how I travel", "travel !", "'Sunrise swim'",
+    "beach-day", "I'd\u2019", "!",
 ]), max_size=8).map(" ".join)
 
 
@@ -58,6 +66,8 @@ _said = st.lists(st.sampled_from([
 @example("Hi all, here is my plan:\n- For the boat tour, I'd love \"Sunset cruise\".\n"
          "I am asking for this since it suits how I travel.")
 @example('say "item" : x')
+@example("for the beach day I'd really like Sunrise swim since it suits how I travel !")
+@example("'For the beach day,' I'd REALLY like 'Sunrise swim' -- since it suits how I travel")
 def test_reject_echo_refuses_as_its_plain_definition(said):
     for task, context in ((SPEAK, {"willingness": None, "value": "v", "item": "i"}),
                           (PROPOSE, {"items": [], "reason": "none"})):
@@ -77,7 +87,7 @@ def _runaway_reference(text: str, max_chars: int = 2000) -> str | None:
     """checks.runaway as first written: the word-by-word scan."""
     if len(text) > max_chars:
         return f"it runs on for {len(text)} characters"
-    words = checks._WORD.findall(text.casefold())
+    words = checks.WORD.findall(text.casefold())
     n = len(words)
     for size in range(1, 7):
         run = 0
@@ -120,7 +130,7 @@ def test_runaway_words_are_the_regex_words(words, sep):
     """The ASCII words (one translate and a split) are the regex's words, and runaway's
     answer the word-by-word scan's, apostrophes anywhere."""
     text = sep.join(words)
-    want = checks._WORD.findall(text.casefold())
+    want = checks.WORD.findall(text.casefold())
     got = checks._words(text)
     assert [w.decode("ascii") if type(w) is bytes else w for w in got] == want
     assert checks.runaway(text) == _runaway_reference(text)

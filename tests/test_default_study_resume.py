@@ -17,7 +17,7 @@ NAMES = ("mind", "scorable", "astra", "dominance")
 def _fake_studies(monkeypatch, calls, interrupt_at=None):
     """Each system's run_default writes a metrics.json (a stand-in for its study, which
     takes minutes); the one named ``interrupt_at`` is stopped by Ctrl-C halfway."""
-    from simcore import studies
+    from simcore import systems as studies
 
     for name in NAMES:
         module = importlib.import_module(studies.STUDIES[name])

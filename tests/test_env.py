@@ -1,158 +1,140 @@
-"""The turn-by-turn environment (issue 18 item 4): driven with the paper agents' own actions it gives
-the built-in run's transcript byte for byte, for every system and any choice of external seats; random
-legal agents never crash it; an illegal action is one clear error; observations hold only what the
-seat may know."""
+"""The PettingZoo environment over each system's game: PettingZoo's own ``api_test`` passes with
+the defaults (every seat external); driven with the paper agents' own actions it gives the
+built-in run's transcript byte for byte, for any choice of external seats (the same set-up and
+the same driver); random legal play (sampled from the action masks) reaches the end; an illegal
+action is one clear error and leaves the state as it was; observations hold only what the seat
+may know."""
 
 from __future__ import annotations
+
+import importlib
+import warnings
 
 import numpy as np
 import pytest
 
 import simcore
 from simcore.errors import InputError
+from simcore.systems import STUDIES
 
-ALL = {"astra": ("agent", "partner"), "mind": ("m0", "m1", "m2"),
-       "scorable": ("SportCo", "DoT", "Env", "Uni", "Cit", "May"), "dominance": ("agent", "user")}
-BUILTIN = {"astra": simcore.astra_episode, "mind": simcore.mind_group, "scorable": simcore.scorable_session,
-           "dominance": simcore.dominance_dialogue}
+pettingzoo = pytest.importorskip("pettingzoo")
+from pettingzoo.test import api_test  # noqa: E402
+
+SYSTEMS = [s for s in STUDIES if hasattr(importlib.import_module(STUDIES[s]), "ENV")]
+#: each system's API function: the built-in run the env must reproduce
+BUILTIN = {"astra": lambda seed: simcore.astra_episode(seed=seed)}
 
 
-def drive(system, external, seed, agent=None):
-    env = simcore.make_env(system, external=external, seed=seed)
+def _events(result):
+    ep = result[0] if isinstance(result, tuple) else result
+    return [e.to_json() for e in ep.events]
+
+
+def drive(env, choose):
+    """Play ``env`` to the end, ``choose(env, seat)`` giving each external seat's action."""
     env.reset()
     for seat in env.agent_iter():
-        env.step(env.builtin_action() if agent is None else agent(env, seat))
+        _obs, _rew, term, trunc, _info = env.last()
+        env.step(None if term or trunc else choose(env, seat))
     return env
 
 
-@pytest.mark.parametrize("system", sorted(ALL))
-@pytest.mark.parametrize("which", ["all", "one"])
+def sample(rng):
+    def choose(env, seat):
+        mask = env.observe(seat)["action_mask"]
+        return int(rng.choice(np.flatnonzero(mask)))
+    return choose
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_pettingzoos_own_api_test_passes(system):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # (PettingZoo's advice on names and dict observations)
+        api_test(simcore.make_env(system), num_cycles=300)
+
+
+@pytest.mark.parametrize("system", sorted(BUILTIN))
+@pytest.mark.parametrize("which", ["all", "first", "none"])
 def test_stepping_with_the_paper_agents_actions_gives_the_built_in_transcript(system, which):
-    external = ALL[system] if which == "all" else ALL[system][-1:]
     for seed in (0, 7):
-        env = drive(system, external, seed)
-        assert env.done and all(env.terminations.values())
-        got = [e.to_json() for e in env.result.events]
-        assert got == [e.to_json() for e in BUILTIN[system](seed=seed).events]
+        env = simcore.make_env(system, seed=seed)
+        seats = {"all": None, "first": env.possible_agents[:1], "none": ()}[which]
+        env = drive(simcore.make_env(system, external=seats, seed=seed), lambda e, s: e.builtin_action())
+        assert _events(env.result) == _events(BUILTIN[system](seed))
 
 
-def _random_astra(rng):
-    from simcore.protocols.alternating import Action
-
-    def act(env, seat):
-        obs = env.observe(seat)
-        kinds = env.legal_actions(seat)
-        kind = kinds[int(rng.integers(len(kinds)))]
-        if kind != "offer":
-            return Action(kind, "...")
-        from scenarios.bilateral import load_domain
-
-        d = load_domain("casino-v1")
-        o = d.outcomes[int(rng.integers(len(d.outcomes)))]
-        return Action("offer", "Take it.", d.state_offer(o, obs.role), {"mode": "offer"})
-
-    return act
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_random_legal_play_reaches_the_end(system):
+    for seed in range(4):
+        env = drive(simcore.make_env(system, seed=seed), sample(np.random.default_rng(seed)))
+        assert env.result is not None and not env.agents  # every seat terminated and stepped out
 
 
-def _random_mind(rng):
-    from policies.travel_common import Update, Vote
-
-    def act(env, seat):
-        obs = env.observe(seat)
-        opts = obs["options"]
-        pick = opts[int(rng.integers(len(opts)))]
-        if obs["decision"] == "vote":
-            return Vote("AGREE", "accept") if rng.random() < 0.5 else Vote("DISAGREE", "push", pick, "preference")
-        return Update(("KEEP", "UPDATE", "COMPROMISE")[int(rng.integers(3))], pick, "balance")
-
-    return act
-
-
-def _random_scorable(rng):
-    def act(env, seat):
-        return tuple(int(rng.integers(k)) for k in env.legal_actions(seat))
-
-    return act
-
-
-def _random_dominance(rng):
-    from scenarios.restaurants import load_domain
-    from simcore.protocols.dialogue import AskPreference, Propose, Proposal, StatePreference
-
-    dom = load_domain("restaurants-small-v1")
-
-    def act(env, seat):  # a random move of the kinds that are always legal
-        c = dom.criteria[int(rng.integers(len(dom.criteria)))]
-        v = c.values[int(rng.integers(len(c.values)))]
-        kind = int(rng.integers(3))
-        if kind == 0:
-            return StatePreference(c.name, None, v)
-        if kind == 1:
-            return AskPreference(c.name, None, None)
-        return Propose(Proposal(c.name, v))
-
-    return act
-
-
-@pytest.mark.parametrize("system, make_agent", [("astra", _random_astra), ("mind", _random_mind),
-                                                ("scorable", _random_scorable), ("dominance", _random_dominance)])
-def test_random_legal_agents_play_to_the_end(system, make_agent):
-    for seed in range(6):
-        rng = np.random.default_rng(seed)
-        try:
-            env = drive(system, ALL[system][:1], seed, make_agent(rng))
-        except InputError as exc:  # an illegal move of the random agent is refused clearly, never a crash
-            assert str(exc).startswith("action:")
-            continue
-        assert env.done and set(env.rewards) == set(ALL[system])
-
-
-def test_an_illegal_action_is_one_clear_error():
-    from simcore.protocols.alternating import Action
-
-    env = simcore.make_env("astra", external="agent", seed=0)
+def test_a_decision_without_words_is_said_by_the_seats_voice():
+    env = simcore.make_env("astra", seed=3)
     env.reset()
+    seat = env.agent_selection
+    n = len(env.match.state.domain.outcomes)
+    env.step(5)  # an offer of outcome 5, as an index
+    turn = env.match.state.history[-1]
+    assert turn.speaker == seat and turn.offer == env.match.state.domain.outcomes[5] and turn.text
+
+
+def test_an_illegal_action_is_one_clear_error_and_changes_nothing():
+    from simcore.protocols.alternating import Action
+
+    env = simcore.make_env("astra", seed=0)
+    env.reset()
+    seat, before = env.agent_selection, len(env.match.state.transcript)
+    n = env.action_space(seat).n
+    with pytest.raises(InputError, match="not legal"):
+        env.step(n - 3)  # accept, with nothing on the table
     with pytest.raises(InputError, match="'accept' is not legal now"):
         env.step(Action("accept", "yes"))
     with pytest.raises(InputError, match="expected simcore.protocols.alternating.Action"):
         env.step("offer")
-    env.close()
+    with pytest.raises(InputError, match="Discrete"):
+        env.step(n + 4)
+    assert env.agent_selection == seat and len(env.match.state.transcript) == before
     with pytest.raises(InputError, match="no such seat"):
         simcore.make_env("astra", external="referee")
     with pytest.raises(InputError, match="options"):
         simcore.make_env("astra", agents="astra-agent-v3")
 
 
-def test_observations_hold_only_what_the_seat_may_know():
+def test_the_astra_observation_holds_the_seats_own_values_and_the_public_record():
     from simcore.protocols.alternating import Observation
 
-    env = simcore.make_env("astra", external="partner", seed=3)
+    env = simcore.make_env("astra", seed=3)
     env.reset()
-    obs = env.observe("partner")
-    import attrs
-
-    from simcore.protocols.alternating import Turn
-
-    assert isinstance(obs, Observation) and obs.role == "partner"
-    # its role, the clock and the public record (who said what, which offer): nothing of the other side
-    assert [f.name for f in attrs.fields(Observation)] == ["role", "round", "round_limit", "history",
-                                                           "deadline_warned"]
-    assert [f.name for f in attrs.fields(Turn)] == ["speaker", "kind", "text", "offer", "invalid", "round"]
-    assert env.observe("agent") is None  # not its turn
-    env.close()
-    menv = simcore.make_env("mind", external="m1", seed=3)
-    menv.reset()
-    seen = menv.observe("m1")
-    assert set(seen) <= {"decision", "item", "me", "proposal", "guessed_w", "last_offer", "options", "dissents",
-                         "n_voters"}
-    menv.close()
+    env.step(env.builtin_action())  # the partner greets
+    seat = env.agent_selection
+    obs = env.infos[seat]["observation"]
+    assert isinstance(obs, Observation) and obs.role == seat == "agent"
+    assert list(Observation._fields) == ["role", "round", "round_limit", "history", "deadline_warned", "values"]
+    assert obs.values == env.match.state.domain.agent  # its own values, never the partner's
+    assert env.infos["partner"] == {}  # not its turn: nothing to decide
 
 
-def test_reset_starts_again_and_gives_the_same_negotiation():
-    env = simcore.make_env("dominance", external="user", seed=5)
+def test_reset_starts_the_same_negotiation_again():
+    env = simcore.make_env("astra", seed=11)
+    first = _events(drive(env, lambda e, s: e.builtin_action()).result)
+    again = _events(drive(env, lambda e, s: e.builtin_action()).result)
+    assert first == again
+    env.reset(seed=12)
+    assert env.match is not None
+
+
+def test_the_partners_valuation_no_deal_payoff_and_notice_are_options():
+    from scenarios.bilateral import load_domain
+
+    d = load_domain("casino-v1")
+    pv = d.setup("distributive").partners[0]
+    env = simcore.make_env("astra", seed=1, partner_values=pv, no_deal_payoff="batna", notice_rounds=0)
     env.reset()
-    first = env.observe("user")
-    env.step(env.builtin_action())
-    env.reset()
-    assert env.observe("user") == first
-    env.close()
+    assert env.match.state.values["partner"] == pv
+    drive(env, lambda e, s: e.builtin_action())
+    ep = env.result[0]
+    assert not any(e.phase == "deadline" for e in ep.events)
+    with pytest.raises(InputError, match="partner_values"):
+        simcore.make_env("astra", partner_values=(1, 2)).reset()

@@ -97,7 +97,7 @@ def test_dominance_dialogue(data, at, relations):
 def test_astra_episode(data, at, partner):
     from scenarios.bilateral import load_domain
     from simcore.seeding import derive
-    from simcore.studies.astra import play_episode
+    from simcore.systems.astra.match import play_episode
 
     backend = FuzzBackend(data, at)
     ep, rec = play_episode(load_domain("casino-v1"), "astra", partner, "integrative", derive(1, "fuzz"),

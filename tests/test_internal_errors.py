@@ -27,7 +27,7 @@ def _astra_partner_accepts_nothing(monkeypatch):
 
     monkeypatch.setattr(Partner, "act", lambda self, obs: Action("accept", "Deal."))
     return (["run", "astra", "--episodes", "1", "--partners", "base", "--setups", "integrative"],
-            ["Partner (partner)", "Action(kind='accept'", "ACCEPT is legal only with an offer of the other side"])
+            ["Partner in seat 'partner'", "Action(kind='accept'", "ACCEPT is legal only with an offer of the other side"])
 
 
 def _scorable_deal_off_the_board(monkeypatch):

@@ -27,7 +27,8 @@ from mockllm.tasks import known_key, plain_fields
 from policies.partners import PARTNER_PARAMS, make_partner
 from scenarios.bilateral import load_domain
 from simcore.api import astra_episode
-from simcore.protocols.alternating import AlternatingProtocol
+from simcore.driver import play
+from simcore.protocols.alternating import AlternatingGame
 
 KINDS = sorted(PARTNER_PARAMS)
 DOMAINS = ("casino-v1", "research-allocation-v1")
@@ -45,7 +46,7 @@ def _partners_run(fast: bool, monkeypatch, kind_a: str, kind_b: str, domain: str
     ca, cb = ModelClient(backend, exchanges=[]), ModelClient(backend, exchanges=[])
     a = make_partner(kind_a, dom, dom.agent, ca, np.random.default_rng([seed, 1]), side="agent")
     b = make_partner(kind_b, dom, pv, cb, np.random.default_rng([seed, 2]))
-    ep = AlternatingProtocol(round_limit=rounds).run(dom, a, b, dom.agent, pv, f"known/{seed}")
+    ep = play(AlternatingGame(round_limit=rounds).start(dom, dom.agent, pv, f"known/{seed}"), {"agent": a, "partner": b})
     return ([e.to_json() for e in ep.events], ep.status, ep.outcome, ep.agent_score, ep.partner_score,
             ep.invalid_moves, ca.stats, cb.stats, ca.exchanges, cb.exchanges, backend.calls,
             a.my_offers, b.my_offers, a.target, b.target)

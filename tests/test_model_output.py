@@ -16,7 +16,7 @@ import pytest
 from mockllm.callrng import CallRng
 from mockllm.mock import MockBackend
 from mockllm.tasks import all_tasks, read_prompt
-from simcore.errors import ParseError
+from simcore.errors import BackendError, ParseError
 
 TASKS = all_tasks()
 
@@ -85,6 +85,39 @@ def test_dominance_reading_with_values_not_of_the_scenario_twice_is_a_counted_fa
     assert stats.fallbacks == 1 and stats.by_task[READ]["fallbacks"] == 1
 
 
+class Tries(Tamper):
+    """:class:`Tamper` with the number of requests per ask the client reads (``answer_tries``),
+    and, with ``fail``, a backend error instead of each replaced answer."""
+
+    def __init__(self, inner, replace, tries, fail=False):
+        super().__init__(inner, replace)
+        self.answer_tries, self.fail = tries, fail
+
+    def chat(self, messages, *, temperature=0.0, seed=None):
+        answer = super().chat(messages, temperature=temperature, seed=seed)
+        if self.fail and self.replaced:
+            raise BackendError("the server is away")
+        return answer
+
+
+@pytest.mark.parametrize("tries,why", [(1, "no answer was readable in 1 try"), (2, "no answer was readable in 2 tries"),
+                                       (3, "no answer was readable in 3 tries")])
+def test_the_readers_fallback_states_the_real_number_of_tries(tries, why):
+    backend = Tries(MockBackend(exact=True), only(READ, NOT_OF_ITS_CRITERION[0]), tries)
+    result, _agents, stats = _dialogue(backend)
+    assert result.outcome == "unreadable" and stats.by_task[READ]["calls"] == tries and stats.fallbacks == 1
+    (reading,) = result.events[0].cues.values()
+    assert reading == {"kind": "unreadable", "why": f"the reader fell back: {why}"}
+
+
+def test_the_readers_fallback_after_a_backend_failure_says_so():
+    backend = Tries(MockBackend(exact=True), only(READ, NOT_OF_ITS_CRITERION[0]), 1, fail=True)
+    result, _agents, stats = _dialogue(backend)
+    assert stats.backend_errors == 1 and stats.fallbacks == 1
+    (reading,) = result.events[0].cues.values()
+    assert reading["why"] == "the reader fell back: the backend failed (try 1 of 1)"
+
+
 # the first sentence is "I love Japanese the most.": each reading below names only what the
 # sentence names (so the read task's sentence check passes it) and is no legal move of its speaker
 ILLEGAL_FOR_THE_SPEAKER = [
@@ -131,7 +164,7 @@ def test_dominance_reading_that_is_no_legal_move_of_the_speaker_is_a_counted_mod
 def _episode(backend, agent="astra", partner="base"):
     from scenarios.bilateral import load_domain
     from simcore.seeding import derive
-    from simcore.studies.astra import play_episode
+    from simcore.systems.astra.match import play_episode
 
     dom = load_domain("casino-v1")
     return play_episode(dom, agent, partner, "integrative", derive(5, "t"), run_id="t", backend=backend)
@@ -170,7 +203,8 @@ def test_astra_protocol_counts_an_offer_action_without_an_offer_as_an_invalid_mo
     """The protocol boundary: a stated offer comes from the model, so a missing one is an
     invalid move (Table 9's treatment), never an exit 2."""
     from scenarios.bilateral import load_domain
-    from simcore.protocols.alternating import Action, AlternatingProtocol
+    from simcore.driver import play
+    from simcore.protocols.alternating import Action, AlternatingGame
 
     dom = load_domain("casino-v1")
     pv = dom.setup("integrative").partners[0]
@@ -182,9 +216,9 @@ def test_astra_protocol_counts_an_offer_action_without_an_offer_as_an_invalid_mo
         def act(self, obs):
             return self.actions.pop(0)
 
-    ep = AlternatingProtocol(round_limit=2).run(
-        dom, Scripted([Action("talk", "hm"), Action("talk", "hm")]),
-        Scripted([Action("offer", "my offer", None), Action("walk_away", "bye")]), dom.agent, pv, "t")
+    ep = play(AlternatingGame(round_limit=2).start(dom, dom.agent, pv, "t"),
+              {"agent": Scripted([Action("talk", "hm"), Action("talk", "hm")]),
+               "partner": Scripted([Action("offer", "my offer", None), Action("walk_away", "bye")])})
     assert ep.invalid_moves == 1 and ep.status == "walk_away"
 
 
@@ -237,7 +271,7 @@ GENERIC = ['{"a": ' + "[" * 50_000 + "]" * 50_000 + "}", '{"a": 1' + "0" * 5000 
 E2E = {  # small runs of each system's study
     "mind": ("simcore.studies.mind", "MindConfig", dict(groups=2, sizes=(3,))),
     "scorable": ("simcore.studies.scorable", "ScorableConfig", dict(trials=1, methods=("llm-pe-all", "proposed-p1"))),
-    "astra": ("simcore.studies.astra", "AstraConfig", dict(episodes=1, partners=("base", "fair"))),
+    "astra": ("simcore.systems.astra", "AstraConfig", dict(episodes=1, partners=("base", "fair"))),
     "dominance": ("simcore.studies.dominance", "DominanceConfig", dict(dialogues=2)),
 }
 

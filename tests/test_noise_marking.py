@@ -17,7 +17,10 @@ def _runs(capsys, tmp_path, *args):
 
 
 def test_mind_tone_slips_are_marked_and_exact_wording_has_none(capsys, tmp_path):
-    noisy = _runs(capsys, tmp_path / "a", "mind", "--groups", "4", "--variants", "mind", "--tone-noise", "0.5")
+    # (half the tone slips a band on purpose: the readings are right about half the time, below the
+    # default --min-reading-accuracy, so the check is off)
+    noisy = _runs(capsys, tmp_path / "a", "mind", "--groups", "4", "--variants", "mind", "--tone-noise", "0.5",
+                  "--min-reading-accuracy", "0")
     exact = _runs(capsys, tmp_path / "b", "mind", "--groups", "4", "--variants", "mind", "--tone-noise", "0")
     assert sum(len(noise.notes(evs)) for evs in noisy.values()) > 0
     assert all(not noise.notes(evs) for evs in exact.values())

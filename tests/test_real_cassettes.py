@@ -96,10 +96,34 @@ FIELDS = ("asks", "calls", "first_try", "repaired", "fallbacks", "backend_errors
 
 
 def replay(cassette: str, out: Path):
+    """The recording replayed with both checks off: the model's answers mostly fall back and its
+    accepted readings are mostly wrong (what the tests below measure)."""
     args, _ = RUNS[cassette]
     result = CliRunner().invoke(cli, ["run", *args, "--replay", str(HERE / cassette), "--max-fallback-share", "1",
-                                      "--no-progress", "--out", str(out)])
+                                      "--min-reading-accuracy", "0", "--no-progress", "--out", str(out)])
     return result
+
+
+#: the recordings whose accepted readings are wrong too often beyond chance for the default
+#: --min-reading-accuracy (the others hold at most three readings, or none)
+WRONG_READERS = {"astra-partner-json_object.jsonl": (12, 2), "astra-tactic-json_object.jsonl": (9, 2),
+                 "astra-tactic-standin-json_object.jsonl": (11, 2), "scorable-json_object.jsonl": (12, 0)}
+
+
+@pytest.mark.parametrize("cassette", sorted(RUNS))
+def test_the_reading_check_stops_the_replays_whose_readings_are_mostly_wrong(cassette, tmp_path, capsys):
+    from clirun import simcore
+
+    args, _ = RUNS[cassette]
+    code, _, err = simcore(capsys, "run", *args, "--replay", str(HERE / cassette), "--max-fallback-share", "1",
+                           "--no-progress", "--out", str(tmp_path / "out"))
+    got = json.loads((tmp_path / "out" / "metrics.json").read_text())["readings"]
+    if cassette in WRONG_READERS:
+        assert code == 3 and "below --min-reading-accuracy 0.6" in err, err
+        assert (got["read"], got["right"]) == WRONG_READERS[cassette]
+    else:
+        assert code == 0, err
+        assert got["read"] <= 3
 
 
 @pytest.mark.parametrize("cassette", sorted(RUNS))
@@ -128,12 +152,13 @@ def test_every_recorded_request_is_asked(cassette, tmp_path):
 
 def test_the_dominance_recording_scores_its_readings_against_what_was_said(tmp_path):
     """Parsed is not right (issue 20 item 6): the protocol knows what each sentence meant, so
-    the run reports the share of readings that were right; the recorded model's one reading
-    (Italian compared with itself) was refused, and none was right."""
+    the run reports the share of the accepted readings that were right; the recorded model's
+    one reading (Italian compared with itself) was refused -- a counted fallback, no reading --
+    so there is no accuracy to report (None, shown n/a), not 0.0."""
     result = replay("dominance-json_object.jsonl", tmp_path / "out")
     assert result.exit_code == 0, result.output
     metrics = json.loads((tmp_path / "out" / "metrics.json").read_text())
-    assert metrics["results"]["peer__peer"]["reading_accuracy"] == 0.0
+    assert metrics["results"]["peer__peer"]["reading_accuracy"] is None
     assert "readings_right" in (tmp_path / "out" / "dominance_results.csv").read_text()
 
 

@@ -14,7 +14,8 @@ from mockllm.mock import MockBackend
 from mockllm.roles_astra import PARTNER
 from simcore.errors import ParseError
 from simcore.seeding import derive
-from simcore.studies.astra import _domain, play_episode
+from scenarios.bilateral import load_domain as _domain
+from simcore.systems.astra.match import play_episode
 from tests.clirun import simcore
 from tests.modelnotes import without_notes
 

@@ -14,7 +14,8 @@ from mockllm.mock import MockBackend
 from mockllm.roles_astra import TACTIC, majority, ranking
 from policies import astra_modules as M
 from simcore.seeding import derive
-from simcore.studies.astra import _domain, play_episode
+from scenarios.bilateral import load_domain as _domain
+from simcore.systems.astra.match import play_episode
 from tests.clirun import one_line, simcore
 from tests.modelnotes import without_notes
 

@@ -216,19 +216,48 @@ def test_a_nonsense_judge_stops_the_run_at_the_fallback_share(capsys, tmp_path, 
     assert code == 3 and "Traceback" not in err and "fallback" in err.lower()
     m = _metrics(tmp_path / "o")
     assert m["model_calls"]["by_task"]["mind.judge"]["fallbacks"] == 4
-    code, _, err = simcore(capsys, *RUN, "--role", "mind.judge=model", "--max-fallback-share", "1",
-                           "--out", str(tmp_path / "p"))
+    code, stdout, err = simcore(capsys, *RUN, "--role", "mind.judge=model", "--max-fallback-share", "1",
+                                "--out", str(tmp_path / "p"))
     assert code == 0, err
+    # the heading says what judged: here the blind stand-in on every group, the model's answers refused
+    assert _metrics(tmp_path / "p")["judge"]["judged_by"] == {"backend": "the run's backend mock-v1", "stand_in": 4}
+    assert "the rule-based blind judge on 4 of 4 groups, where the answer was refused" in stdout
+
+
+@pytest.mark.parametrize("role", ["model", "mock-exact-v1"])
+def test_table_4_says_what_judged(capsys, tmp_path, role):
+    """With the judge in a role, Table 4's heading names the backend that judged (and on how many
+    groups the blind stand-in stood in), never "rule-based blind judge" alone; without the
+    role, the heading and metrics are the rule-based judge's."""
+    code, stdout, err = simcore(capsys, *RUN, "--role", f"mind.judge={role}", "--out", str(tmp_path / "r"))
+    assert code == 0, err
+    heading = next(line for line in stdout.splitlines() if line.startswith("Table 4 analogue"))
+    who = "the run's backend mock-v1" if role == "model" else "mock-exact-v1"
+    assert heading.startswith(f"Table 4 analogue: judged by {who} in the mind.judge role")
+    assert "rule-based blind judge:" not in heading and "0 of 4 groups" in heading
+    assert _metrics(tmp_path / "r")["judge"]["judged_by"] == {"backend": who, "stand_in": 0}
+    assert simcore(capsys, "report", str(tmp_path / "r"))[0] == 0  # the report's caption says it too
+    page = (tmp_path / "r" / "report.html").read_text()
+    assert f"judged by {who} in the mind.judge role" in page.replace("&#x27;", "'")
+    assert "the rule-based judge&#x27;s verdicts" not in page
+    code, stdout, err = simcore(capsys, *RUN, "--out", str(tmp_path / "s"))
+    heading = next(line for line in stdout.splitlines() if line.startswith("Table 4 analogue"))
+    assert heading.startswith("Table 4 analogue: rule-based blind judge:")
+    assert "judged_by" not in _metrics(tmp_path / "s")["judge"]
 
 
 def test_the_adversarial_backend_never_crashes_the_judge(capsys, tmp_path):
     """adversarial-v1 answers the judge with schema-valid random verdicts (A, B or equal for
-    each criterion: legal opinions, so taken) and garbles the words (counted fallbacks): the run
-    ends with exit 3 at the default share, one line, and finishes with --max-fallback-share 1."""
+    each criterion: legal opinions, so taken) and garbles the words (counted fallbacks) and the
+    readings: the run ends with exit 3 at the default thresholds, one line, then again for its
+    wrong readings with --max-fallback-share 1, and finishes with both checks off."""
     args = [*RUN, "--backend", "adversarial-v1", "--backend-arg", "share=1", "--role", "mind.judge=model"]
     code, _, err = simcore(capsys, *args, "--out", str(tmp_path / "o"))
     assert code == 3 and "Traceback" not in err
-    code, _, err = simcore(capsys, *args, "--max-fallback-share", "1", "--out", str(tmp_path / "p"))
+    code, _, err = simcore(capsys, *args, "--max-fallback-share", "1", "--out", str(tmp_path / "q"))
+    assert code == 3 and "below --min-reading-accuracy" in err
+    code, _, err = simcore(capsys, *args, "--max-fallback-share", "1", "--min-reading-accuracy", "0",
+                           "--out", str(tmp_path / "p"))
     assert code == 0, err
     m = _metrics(tmp_path / "p")
     row = m["model_calls"]["by_task"]["mind.judge"]

@@ -43,6 +43,8 @@ def test_json_prints_the_tables_as_data(tmp_path, capsys):
                             "--out", str(tmp_path / "o"))
     data = json.loads(out)
     assert code == 0 and data["system"] == "mind" and data["model_calls"]["asks"] > 0
+    metrics = json.loads((tmp_path / "o" / "metrics.json").read_text())
+    assert data["readings"] == metrics["readings"] and data["readings"]["read"] > 0  # the line the text prints
     t1 = next(t for t in data["tables"] if t["name"] == "table1_performance")
     cell = t1["rows"][0][1]
     assert isinstance(cell, float) or (isinstance(cell["value"], float) and len(cell["ci95"]) == 2)

@@ -15,7 +15,7 @@ pairing (``aggregate``):
 | ``pareto_distance_mean`` | mean Euclidean distance, in (agent score, partner score) space, from each agent offer to the nearest Pareto-optimal outcome |
 | ``priority_match_rate`` | episodes whose final inferred partner priority order equals the partner's true order / episodes with an inferred order |
 | ``invalid_moves`` | offers the protocol rejected (over-specified units, unknown values), total |
-| ``fallbacks`` | model answers that could not be parsed twice and were replaced by the rule-based fallback, total |
+| ``fallbacks`` | model answers that no try could parse (two tries by default, ``--backend-arg tries=N``) and were replaced by the rule-based fallback, total |
 """
 
 from __future__ import annotations

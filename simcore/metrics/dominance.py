@@ -193,8 +193,9 @@ def pool_pair(records: Sequence[Mapping[str, Any]]) -> dict:
                   for k in sorted({r["exit"] for r in records if r.get("exit")})},
     }
     made = sum(r.get("readings", (0, 0))[0] for r in records)
-    # the share of the listeners' readings that were exactly what the speaker said (the
+    # of the listeners' accepted readings, the share that were exactly what the speaker said (the
     # protocol knows both): 1.0 with the exact mock, what a real reader gets right otherwise
+    out["readings"] = int(made)
     out["reading_accuracy"] = (sum(r.get("readings", (0, 0))[1] for r in records) / made) if made else None
     for side in SIDES:
         other = "user" if side == "agent" else "agent"

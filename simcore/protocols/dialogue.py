@@ -142,9 +142,14 @@ CLOSING = ("booking", "quit")
 
 @attrs.frozen
 class Unreadable:
-    """A reading that says clearly why a text could not be read as an utterance."""
+    """A reading that says clearly why a text could not be read as an utterance.
+
+    ``unread``: no reader's answer stands behind it -- the answer was refused (the reader's
+    counted fallback) or the participant has no reader -- so it is no reading at all;
+    otherwise it is what the reader answered."""
 
     why: str
+    unread: bool = attrs.field(default=False, eq=False, kw_only=True)
     kind = "unreadable"
 
     def to_dict(self) -> dict:
@@ -328,8 +333,9 @@ class DialogueResult:
     #: passed every check yet was not what was said); a policy's illegal move with every
     #: reading right is still :class:`IllegalMove`, an internal error
     misreadings: int = 0
-    #: readings made of the utterances said (one per turn that was read), and how many of them
-    #: were exactly what was said: a parsed reading is not a right one (issue 20 item 6)
+    #: readings accepted of the utterances said (one per turn whose reading was neither the
+    #: reader's fallback nor faulted by :func:`reading_fault`: those are counted fallbacks),
+    #: and how many of them were exactly what was said: a parsed reading is not a right one
     readings: int = 0
     readings_right: int = 0
 
@@ -371,9 +377,10 @@ def run_dialogue(domain, first: Participant, second: Participant, *, run_id: str
         text = speaker.speak(dec.utterance)
         speaker.commit(dec.utterance)
         reading = listener.hear(text)
-        read_n += 1
-        read_right += reading == dec.utterance
         fault = reading_fault(domain, record, speaker.name, dec.utterance, reading)
+        if not fault and not (isinstance(reading, Unreadable) and reading.unread):  # an accepted reading
+            read_n += 1
+            read_right += reading == dec.utterance
         if fault:
             misread += 1
             reading = Unreadable(fault)

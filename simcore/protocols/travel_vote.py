@@ -32,6 +32,7 @@ import numpy as np
 
 from mockllm.client import ModelClient
 from mockllm.exchanges import KEY as MODEL_DECISIONS, policy_notes
+from mockllm.tone import band_of
 from mockllm.travel import PROPOSE, READ, SPEAK
 from policies.travel_common import Dissent, Me, fallback_value
 from scenarios.travel import Group, Item, item as get_item
@@ -44,10 +45,25 @@ class Appraisal:
     reader: int
     speaker: int
     true_w: int
-    guessed_w: int | None  # what the words read as (None: no intensity marker)
+    guessed_w: int | None  # what the words read as (None: no intensity marker, or the reading was refused)
     used_w: int            # the inference: the reading, or the policy's no-cue guess
     phase: str             # "2a" (voter reads proposer) or "3" (proposer reads dissenter)
     round: int
+    #: the willingness the speaker's words were to carry: its w when its policy speaks with
+    #: tone, None when it speaks plain (its words carry no intensity)
+    meant_w: int | None = None
+    #: False when the reader's answer was refused and its fallback (no marker) stood in: a
+    #: counted fallback, no reading
+    accepted: bool = True
+
+    @property
+    def right(self) -> bool:
+        """An accepted reading in the tone band of the willingness the speaker meant (MIND's
+        tone grades the words by band, B5: Strict 9-10, Firm 7-8, Warm 4-6, Neutral 1-3), or
+        no marker read from a speaker without tone."""
+        if not self.accepted or (self.guessed_w is None) != (self.meant_w is None):
+            return False
+        return self.meant_w is None or band_of(self.guessed_w) == band_of(self.meant_w)
 
 
 @attrs.frozen
@@ -138,9 +154,21 @@ def _say(client: ModelClient, rng, policy, me: Me, act: str, value: str, reason:
                       willingness=w, reason=reason, plain_wording=_plain(policy))
 
 
-def _read(client: ModelClient, rng, text: str, item: str | None = None) -> int | None:
-    cue = client.ask(READ, rng, fallback=lambda: None, message=text, item=item)
-    return None if cue is None else cue.willingness
+_REFUSED = object()
+
+
+def _read(client: ModelClient, rng, text: str, item: str | None = None) -> tuple[int | None, bool]:
+    """(the willingness the words read as, or None for no marker; whether the reader's answer
+    was accepted -- a refused one is the counted fallback, no marker)."""
+    cue = client.ask(READ, rng, fallback=lambda: _REFUSED, message=text, item=item)
+    if cue is _REFUSED:
+        return None, False
+    return (None if cue is None else cue.willingness), True
+
+
+def _meant(policy, w: int) -> int | None:
+    """The willingness a speaker's words are to carry: ``w`` when its policy speaks with tone."""
+    return w if policy.tone else None
 
 
 def _check_value(item: Item, value: str, who: str, policy) -> None:
@@ -187,10 +215,11 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
         vote_texts = {}
         for i in voters:
             pol = policies[i]
-            guess = _read(client, rng, proposer_text, read_item) if pol.appraisal else None
+            guess, accepted = _read(client, rng, proposer_text, read_item) if pol.appraisal else (None, False)
             v = pol.vote(mes[i], current, guess, last_offer[i])
             if pol.appraisal:
-                appraisals.append(Appraisal(i, proposer, ws[proposer], guess, pol.guess(guess), "2a", rnd))
+                appraisals.append(Appraisal(i, proposer, ws[proposer], guess, pol.guess(guess), "2a", rnd,
+                                            _meant(policies[proposer], ws[proposer]), accepted))
             if v.vote == "DISAGREE":
                 _check_value(item, v.revised_value, who[i], pol)
             last_offer[i] = v.revised_value
@@ -214,9 +243,10 @@ def negotiate_item(group: Group, item_key: str, policies: Sequence, proposer: in
         dissents = []
         for i in voters:
             if votes[i].vote == "DISAGREE":
-                g = _read(client, rng, vote_texts[i]) if pol.appraisal else None
+                g, accepted = _read(client, rng, vote_texts[i]) if pol.appraisal else (None, False)
                 if pol.appraisal:
-                    appraisals.append(Appraisal(proposer, i, ws[i], g, pol.guess(g), "3", rnd))
+                    appraisals.append(Appraisal(proposer, i, ws[i], g, pol.guess(g), "3", rnd,
+                                                _meant(policies[i], ws[i]), accepted))
                 dissents.append(Dissent(i, votes[i].revised_value, g))
         up = pol.update(mes[proposer], current, dissents, len(voters))
         hidden = {"w": mes[proposer].w, "own_value": mes[proposer].value,

@@ -6,6 +6,8 @@ PAP/SA/final scores, the tactic of stage 3; the accept / walk-away rules of 2.2)
 
 from __future__ import annotations
 
+from scenarios.bilateral import load_domain
+from simcore.metrics.astra import frontier, score_points
 from simcore.report import svg
 from simcore.report.model import decisions_html
 from simcore.report.page import esc, figure, missing, note, num, table
@@ -47,15 +49,12 @@ def fig_offers(run, episode: list | None) -> str:
     """Figure 7 analogue for one episode: every outcome, the frontier, both sides' offers in order."""
     if not episode:
         return missing("Figure 7: the transcript holds no ASTRA episode to draw (transcripts off?).")
-    from simcore.metrics.astra import frontier, score_points
-    from simcore.studies.astra import _domain
-
     cfg = run.metrics.get("config") or {}
     rid = episode[0].run
     parts = rid.split("/")
     setup = parts[4] if len(parts) > 4 else None
     try:
-        domain = _domain(cfg.get("domain", "casino-v1"))
+        domain = load_domain(cfg.get("domain", "casino-v1"))
         pool = domain.setup(setup).partners
     except Exception as exc:  # the domain file moved, or a setup this version lacks
         return missing(f"Figure 7: cannot load domain {cfg.get('domain')!r} setup {setup!r} ({exc}).")
@@ -86,9 +85,7 @@ def headline(m: dict) -> tuple[list, set]:
         return chosen, set()
     head = list(m["headline_setups"])
     try:
-        from simcore.studies.astra import _domain
-
-        added = {s.name for s in _domain(cfg.get("domain", "casino-v1")).setups if s.source == "simcore"}
+        added = {s.name for s in load_domain(cfg.get("domain", "casino-v1")).setups if s.source == "simcore"}
     except Exception:  # the domain file moved: what the headline left out
         added = set(chosen) - set(head)
     return head, added & set(chosen)

@@ -25,7 +25,7 @@ import attrs
 from simcore.errors import InputError
 from simcore.jsonread import read_json
 from simcore.report.checked import wrap
-from simcore.studies import STUDIES
+from simcore.systems import STUDIES
 from simcore.transcript import Event, jsonl_lines
 from simcore.transcript import run_of_line as _run_of
 
@@ -93,9 +93,10 @@ class Sweep:
 
 
 def _system_of_study(study: str) -> str | None:
-    """``sweep.json``'s study is the study name ("mind") or its path ("simcore.studies.mind:STUDY")."""
+    """``sweep.json``'s study is the study name ("mind") or its path ("simcore.systems.mind:STUDY";
+    sweeps written by simcore 0.1 name "simcore.studies.mind:STUDY")."""
     for name, module in STUDIES.items():
-        if study == name or study.split(":")[0] == module:
+        if study == name or study.split(":")[0] in (module, f"simcore.studies.{name}"):
             return name
     return None
 

@@ -171,12 +171,18 @@ def fig_judge(m: dict) -> str:
     rows = [c for c in CRITERIA if isinstance(j.get(c), dict)]
     a, b = j.get("a", "A"), j.get("b", "B")
     title = f"Judge: {a} vs {b} per criterion ({j.get('n', '?')} groups)"
+    by = j.get("judged_by") if isinstance(j.get("judged_by"), dict) else None
+    if by:  # --role mind.judge=BACKEND
+        caption = (f"Table 4 analogue: verdicts per Table E16 criterion, judged by {by.get('backend')} in the "
+                   f"mind.judge role (E16-E17's prompt); the rule-based blind judge gave the verdict on "
+                   f"{by.get('stand_in')} of {j.get('n', '?')} groups, where the answer was refused.")
+    else:
+        caption = ("Table 4 analogue: the rule-based judge's verdicts per Table E16 criterion; E16 asks "
+                   "for A or B, so equal evidence was settled by a fair coin (the share it decided is in the table).")
     if rows and "tie_break" in j[rows[0]]:  # forced choice (E16: A or B); equal evidence settled by a coin
         shares = [[j[c].get("win"), j[c].get("loss")] for c in rows]
         return figure(svg.stacked_bars(title, [_words(c) for c in rows], (f"{a} wins", f"{b} wins"), shares),
-                      "Table 4 analogue: the rule-based judge's verdicts per Table E16 criterion; E16 asks "
-                      "for A or B, so equal evidence was settled by a fair coin (the share it decided is in the table).",
-                      "mind-judge") + _judge_table(j, rows, a, b)
+                      caption, "mind-judge") + _judge_table(j, rows, a, b)
     shares = [[j[c].get("win"), j[c].get("tie"), j[c].get("loss")] for c in rows]
     return figure(svg.stacked_bars(title, [_words(c) for c in rows], (f"{a} wins", "tie", f"{b} wins"), shares),
                   "Table 4 analogue: the rule-based judge's verdicts per Table E16 criterion.", "mind-judge")

@@ -29,6 +29,7 @@ from simcore import seeding
 from simcore.cli_options import CommaChoice, FloatRange, backend_options, backend_settings, common_options
 from simcore.metrics.dominance import SIDES, dialogue_record, pool_pair, pool_relation
 from simcore.protocols.dialogue import run_dialogue
+from simcore.readings import accuracy_cell, reading_totals
 from simcore.study import Job, JobOutput, Summary, config_block, with_model_calls
 from simcore.launch import launch
 from simcore.tables import Table
@@ -198,9 +199,12 @@ class DominanceStudy:
             results[f"{a}__{u}"]["fallbacks"] = sum(r["fallbacks"] for r in recs)
         rels = [r for r in RELATIONS if r in config.agent or r in config.user]
         behaviour = {r: pool_relation(by_pair, r) for r in rels}
+        recs = [r for rs in by_pair.values() for r in rs]
         metrics = {"system": SYSTEM, "seed": config.seed, "config": _config_dict(config),
                    "results": results, "behaviours_by_relation": behaviour,
-                   "fallbacks": int(sum(o.fallbacks for o in outputs))}
+                   "fallbacks": int(sum(o.fallbacks for o in outputs)),
+                   "readings": reading_totals(sum(r["readings"][0] for r in recs),
+                                              sum(r["readings"][1] for r in recs))}
         return with_model_calls(Summary(SYSTEM, metrics, _tables(config, results, behaviour)), outputs)
 
 
@@ -225,15 +229,16 @@ def _tables(config, results, behaviour) -> list[Table]:
             rows.append((f"{a}__{u}", r["success_rate"], r["mean_turns"], r["agent_satisfaction"],
                          r["user_satisfaction"], ex.get("exit.dead-end", 0.0), ex.get("exit.criterion", 0.0),
                          ex.get("exit.repeat", 0.0), r["outcomes"]["turn-limit"], r["fallbacks"],
-                         r.get("reading_accuracy")))
+                         accuracy_cell(r.get("reading_accuracy")), r.get("readings")))
     pairs = Table("dominance_results", "Outcomes per relation pair (satisfaction over booked dialogues); how each "
                   "dialogue ended: booked (success), the seed's exit (dead end: no open option; criterion: the "
                   "option, off by default), stalled (simcore's repeat backstop: the same exchange again with no "
                   "progress, options may remain), or the turn limit",
                   ("pair", "success", "turns", "agent_sat", "user_sat", "dead_end", "dead_end_criterion",
-                   "stalled_repeat", "turn_limit", "fallbacks", "readings_right"), rows,
-                  note="readings_right: the share of the listeners' readings that were what the speaker said "
-                       "(1 with the exact mock; a parsed reading is not always a right one)")
+                   "stalled_repeat", "turn_limit", "fallbacks", "readings_right", "readings"), rows,
+                  note="readings_right: of the listeners' readings that the checks accepted, the share that were "
+                       "what the speaker said (1 with the exact mock; a parsed reading is not always a right one); "
+                       "readings: how many were accepted (refused ones are counted fallbacks)")
     crows = []
     for a in config.agent:
         for u in config.user:

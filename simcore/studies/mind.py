@@ -19,6 +19,7 @@ from click.core import ParameterSource
 
 from simcore.cli_options import (CommaInts, FloatRange, SeatChoice, backend_options, backend_settings,
                                  common_options)
+from simcore.readings import accuracy_cell, reading_totals
 from simcore.study import Job, JobOutput, Summary, with_model_calls
 from simcore.errors import InputError
 from simcore.launch import launch
@@ -196,7 +197,8 @@ class MindConfig:
 def _item_record(o) -> dict:
     return {"item": o.item, "values": list(o.values), "ws": list(o.ws), "proposer": o.proposer,
             "final": o.final, "consensus": o.consensus, "rounds": o.rounds,
-            "tom": [[a.true_w, a.used_w, a.round] for a in o.appraisals if a.phase == "2a"]}
+            "tom": [[a.true_w, a.used_w, a.round] for a in o.appraisals if a.phase == "2a"],
+            "readings": [sum(a.accepted for a in o.appraisals), sum(a.right for a in o.appraisals)]}
 
 
 class MindStudy:
@@ -275,6 +277,7 @@ class MindStudy:
                     stand_in=lambda: compare(ev_a, ev_b, coin, *keys, overall=config.judge_overall))
                 fallbacks += judge.stats.fallbacks
                 calls.add(judge.stats)
+                record["judge_stand_in"] = judge.stats.fallbacks > 0  # the model's answer was refused
             record["judge_evidence"] = {a: ev_a, b: ev_b}
         # kept until the summary as compressed JSON (about 0.4 KB per variant instead of
         # about 7 KB of small Python objects), so a large study's memory stays small
@@ -288,17 +291,22 @@ class MindStudy:
         from simcore.seeding import generator
 
         results, tom, per_seed = {}, {}, {}
+        runs_read = runs_right = 0
         for variant in config.variants:
             results[variant] = outcome_metrics(_Groups(outputs, variant), high_w=config.high_w)
             per_seed[variant] = [outcome_metrics(_Groups(outputs, variant, s), high_w=config.high_w)
                                  for s in range(config.seeds)] if config.seeds > 1 else []
             if _policy(variant).appraisal:
-                pairs, messages = [], 0
+                pairs, messages, read, right = [], 0, 0, 0
                 for gr in _Groups(outputs, variant):
                     for it in gr["items"]:
                         pairs.extend((t, p) for t, p, _ in it["tom"])
                         messages += len({r for _, _, r in it["tom"]})
-                tom[variant] = {**tom_metrics(pairs), "n_messages": messages, "confusion": confusion(pairs)}
+                        read, right = read + it["readings"][0], right + it["readings"][1]
+                got = reading_totals(read, right)
+                tom[variant] = {**tom_metrics(pairs), "n_messages": messages, "confusion": confusion(pairs),
+                                "readings": got["read"], "reading_accuracy": got["accuracy"]}
+                runs_read, runs_right = runs_read + read, runs_right + right
         ci95 = bootstrap_ci95({v: _Groups(outputs, v) for v in config.variants},
                               generator(config.seed, "mind", "ci95"), high_w=config.high_w)
         for variant in config.variants:
@@ -314,8 +322,10 @@ class MindStudy:
                       "evidence": {v: {c: sum(o.record["judge_evidence"][v][c] for o in outputs
                                               if "judge_evidence" in o.record) / len(verdicts)
                                        for c in CRITERIA}
-                                   for v in pair}} if verdicts else {},
+                                   for v in pair},
+                      **_judged_by(config, outputs)} if verdicts else {},
             "fallbacks": int(sum(o.fallbacks for o in outputs)),
+            "readings": reading_totals(runs_read, runs_right),
         }
         if config.seeds > 1:
             metrics["per_seed"] = per_seed
@@ -354,6 +364,19 @@ def judge_pair(config: MindConfig) -> tuple[str, str] | None:
     a = next((v for v in config.variants if names[v] == "mind"), None)
     b = next((v for v in config.variants if names[v] == "base"), None)
     return None if a is None or b is None else (a, b)
+
+
+def _judged_by(config: MindConfig, outputs: Sequence[JobOutput]) -> dict:
+    """``metrics["judge"]["judged_by"]`` when ``--role mind.judge=BACKEND`` puts the judge on a
+    backend: which backend, and on how many groups its answer was refused and the blind judge
+    (the stand-in) gave the verdict; nothing when the rule-based judge judged every group."""
+    from simcore.role_backends import role_backend_label
+
+    label = role_backend_label(config, "mind.judge")
+    if label is None:
+        return {}
+    return {"judged_by": {"backend": label,
+                          "stand_in": sum(1 for o in outputs if o.record.get("judge_stand_in"))}}
 
 
 def _base_role(config: MindConfig, policy, backend, s: int, g: int, variant: str):
@@ -433,6 +456,11 @@ def _f(x, nd=4, ci=None) -> Num:
     return Num(x, "-" if x is None else f"{x:.{nd}f}", lo, hi)
 
 
+def _reading(x) -> Num:
+    """A reading accuracy: a share as :func:`_p` shows it, "n/a" when nothing was read."""
+    return accuracy_cell(x, None if x is None else f"{100 * x:.1f}%")
+
+
 def _ci(r: dict, key: str):
     iv = (r.get("ci95") or {}).get(key)
     return tuple(iv) if iv else None
@@ -452,9 +480,14 @@ def tables(m: dict) -> list[Table]:
                      [(v,) + tuple(_p(r["DR_by_size"].get(s)) for s in sizes) for v, r in res.items()]))
     if m["tom"]:
         out.append(Table("table3_tom", "Table 3 analogue: ToM inference accuracy (Phase 2a appraisals)",
-                         ("variant", "MAE", "Pearson r", "Acc(+-1)", "Acc(+-2)", "n"),
-                         [(v, _f(t["MAE"], 2), _f(t["pearson"], 2), _p(t["acc1"]), _p(t["acc2"]), t["n"])
-                          for v, t in m["tom"].items()]))
+                         ("variant", "MAE", "Pearson r", "Acc(+-1)", "Acc(+-2)", "n", "readings right", "readings"),
+                         [(v, _f(t["MAE"], 2), _f(t["pearson"], 2), _p(t["acc1"]), _p(t["acc2"]), t["n"],
+                           _reading(t.get("reading_accuracy")), t.get("readings"))
+                          for v, t in m["tom"].items()],
+                         note="readings right: of every reading the checks accepted (Phase 2a and 3), the share "
+                              "in the tone band of the willingness the speaker's words were to carry (its w; no "
+                              "marker for a speaker without tone); readings: how many were accepted (refused ones "
+                              "are counted fallbacks)"))
     if m["judge"]:
         j = m["judge"]
         ev = j.get("evidence", {})
@@ -468,10 +501,17 @@ def tables(m: dict) -> list[Table]:
                  _f(ev.get(b, {}).get(c), 3) if c in ev.get(b, {}) else "")
                 for c in ("rationality", "alignment", "reason_validity", "change_justification", "fluency",
                           "overall", "overall_no_fluency") if c in j and j[c]["win"] is not None]
-        judge = ("blind judge: E17's inputs only (no alphas), one test for both plans" if blind
-                 else "v1 judge: reads each member's alpha")
-        out.append(Table("table4_judge", f"Table 4 analogue: rule-based {judge}, {a} vs {b} ({j['n']} groups; "
-                                         "equal evidence settled by a fair coin, as E16 asks for A or B)",
+        by = j.get("judged_by")
+        if by:  # --role mind.judge=BACKEND: the model named the winners, the blind judge where it was refused
+            title = (f"Table 4 analogue: judged by {by['backend']} in the mind.judge role (E16-E17's prompt); "
+                     f"the rule-based blind judge on {by['stand_in']} of {j['n']} groups, where the answer was "
+                     f"refused; {a} vs {b} ({j['n']} groups)")
+        else:
+            judge = ("blind judge: E17's inputs only (no alphas), one test for both plans" if blind
+                     else "v1 judge: reads each member's alpha")
+            title = (f"Table 4 analogue: rule-based {judge}, {a} vs {b} ({j['n']} groups; equal evidence settled "
+                     "by a fair coin, as E16 asks for A or B)")
+        out.append(Table("table4_judge", title,
                          ("criterion", f"{a} wins", f"{b} wins", "decided by coin", f"{a} evidence",
                           f"{b} evidence"), rows))
     out.append(Table("proposer_win_by_w", "Proposer win rate by proposer w",

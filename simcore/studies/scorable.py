@@ -23,6 +23,7 @@ import click
 
 from scenarios.scorable import check_playable, load_game
 from simcore.cli_options import CommaChoice, FloatRange, backend_options, backend_settings, common_options
+from simcore.readings import accuracy_cell, reading_totals
 from simcore.study import Job, JobOutput, Summary, config_block, with_model_calls
 from simcore.tables import Table
 
@@ -168,16 +169,21 @@ class ScorableStudy:
                 results[m]["MSE_by_turn"] = [round(x, 3) for x in trace]
         counts = game.counts(strict=config.threshold_test == "above")
         metrics = {"system": SYSTEM, "game": game.id, "seed": config.seed, "trials": config.trials,
-                   "game_counts": counts, "config": config_block(config), "results": results}
+                   "game_counts": counts, "config": config_block(config), "results": results,
+                   "readings": reading_totals(sum(results[m]["readings"]["read"] for m in config.methods),
+                                              sum(results[m]["readings"]["right"] for m in config.methods))}
         t1 = Table("scorable_outcomes", f"Table 1 analogue -- negotiation outcomes ({game.id}, "
                    f"{config.trials} trials per method, seed {config.seed})",
-                   ("method", "label", "FAR", "PAR", "LAR", "fallbacks", "readings_right", "cues_read"),
+                   ("method", "label", "FAR", "PAR", "LAR", "fallbacks", "readings_right", "signals_read",
+                    "cues_read"),
                    [(m, METHODS[m][0], results[m]["FAR"], results[m]["PAR"], results[m]["LAR"], results[m]["fallbacks"],
-                     results[m]["readings"]["precision"], results[m]["readings"]["recall"]) for m in config.methods],
+                     accuracy_cell(results[m]["readings"]["precision"]), results[m]["readings"]["read"],
+                     results[m]["readings"]["recall"]) for m in config.methods],
                    note="FAR: final deal accepted by all; PAR: final deal passes (>= N-1 incl. veto holders); "
-                        "LAR: some deal of the session passes.  readings_right: of the signals read from the words, "
-                        "the share the speaker was asked to give; cues_read: of the cues it was asked to give, the "
-                        "share read back.")
+                        "LAR: some deal of the session passes.  readings_right: of the signals read from the words "
+                        "in the answers the checks accepted, the share the speaker was asked to give; signals_read: "
+                        "how many were read (a refused answer is a counted fallback and reads none); cues_read: of "
+                        "the cues it was asked to give, the share read back.")
         rows = [(m, METHODS[m][0], *[results[m]["MSE"].get(p) for p in others], results[m]["MSE"]["avg"])
                 for m in config.methods if results[m]["MSE"]]
         tables = [t1]

@@ -4,12 +4,14 @@ registry entries' kwargs) and the parsers for ``--agent-param``, ``--partner-par
 
 The values below equal ``policies.astra.AgentParams().flat()`` (v3), the same with
 ``policies.astra.V2_CHOICES`` (v2) and ``policies.astra.V1_CHOICES`` (v1) and ``policies.partners.PARTNER_PARAMS``; they are written
-out so that reading the registry does not import the policies (tests check they agree).
+out so that the registry lists them as data (tests check they agree with the policies).
 """
 
 from __future__ import annotations
 
 import click
+
+from policies.astra import AgentParams
 
 # Every parameter of the ASTRA agent with its default (policies.astra.AgentParams.flat(); the
 # rule tables in docs/astra.md give each one's passage or say why it is a choice).
@@ -26,8 +28,8 @@ AGENT_V3_KWARGS = {
                      ("unknown", 0.6, 0.7, 0.7)),
     "selection": "tft", "rc_target": "theta-f", "csc_how": "concede", "ncr_needs_two": True,
 }
-# astra-agent-v2: stage 3 before issue 17 (a fixed precedence of tactics, RC toward the partner's
-# concession, CSC by distance only) -- policies.astra.V2_CHOICES
+# astra-agent-v2: stage 3 as a fixed precedence of tactics, RC toward the partner's concession, CSC by
+# distance only -- policies.astra.V2_CHOICES
 AGENT_V2_KWARGS = {**AGENT_V3_KWARGS, "selection": "precedence", "rc_target": "partner", "csc_how": "distance",
                    "ncr_needs_two": False}
 AGENT_V1_KWARGS = {**AGENT_V2_KWARGS, "deadline_rounds_left": (1, 2), "si_target": "agent", "smax_rule": "hold",
@@ -97,16 +99,12 @@ def _check_partner_params(value):
 
 
 def _check_agent_params(_inst, _attr, value):
-    from policies.astra import AgentParams
-
     AgentParams.build(**dict(value))  # raises naming the bad parameter or value
 
 
 def parse_agent_param(name: str, raw: str):
     """One agent parameter from text, typed by its default (bool, int, float, str, tuple;
     tuple items separated by ``,`` or ``+``; lambda_table rows ``stance:fair:unfair:unknown``)."""
-    from policies.astra import AgentParams
-
     defaults = AgentParams().flat()
     if name not in defaults:
         raise ValueError(f"unknown agent parameter {name!r}; valid: {', '.join(defaults)}")
