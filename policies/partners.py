@@ -46,7 +46,7 @@ import attrs
 
 from mockllm import astra as lang
 from policies.astra import AgentParams, AstraAgent, speak
-from simcore.protocols.alternating import Action, Observation
+from simcore.protocols.alternating import _NOTHING, Action, Observation
 
 
 @attrs.frozen
@@ -195,22 +195,27 @@ class Partner:
     # --- the turn ------------------------------------------------------------
     def act(self, obs: Observation) -> Action:
         """The turn: :meth:`decide` the move by the rules, then :meth:`say` it."""
-        table = obs.table
-        on_table = table.offer if table is not None and table.speaker == self.other else None
-        last = obs.last(self.other)
+        history, other = obs.history, self.other
+        last = history[-1] if history else None  # (turns alternate: the latest is the other side's)
+        if last is not None and last.speaker != other:
+            last = obs.last(other)
         question = self.question_in(last.text) if last is not None and last.kind == "talk" else None
-        hidden = {}
+        table = last if last is not None and last.offer is not None else obs.table
+        on_table = table.offer if table is not None and table.speaker == other else None
         role = self.move_role  # the astra.partner role on a backend, the rule's move as its fallback (or None)
-        choose = None if role is None else (lambda on_table, offer: role.choose(self, obs, on_table, offer))
-        kind, offer, note = self.decide(obs.round, obs.round_limit, obs.deadline_warned, on_table, question, choose)
-        if role is not None and kind != "talk":  # (asked: decide consulted the role)
-            taken = getattr(role, "notes", None)
-            if taken:  # the model's exchange, for the step-through (mockllm.exchanges)
-                hidden["model_decisions"] = list(taken)
-                taken.clear()
-        text, stated = self.say(kind, offer, note)
-        intent, own_hidden = self.move_notes(kind, note)
-        return Action(kind, text, stated, intent, {**own_hidden, **hidden} if hidden else own_hidden, offer)
+        if role is None:
+            kind, offer, note = self.decide(obs.round, obs.round_limit, obs.deadline_warned, on_table, question)
+            taken = None
+        else:
+            kind, offer, note = self.decide(obs.round, obs.round_limit, obs.deadline_warned, on_table, question,
+                                            lambda on_table, offer: role.choose(self, obs, on_table, offer))
+            taken = getattr(role, "notes", None) if kind != "talk" else None  # (asked: decide consulted the role)
+        text, stated = self.say(kind, offer, note) if self.client is not None else ("", None)
+        intent, hidden = self.move_notes(kind, note)
+        if taken:  # the model's exchange, for the step-through (mockllm.exchanges)
+            hidden = {**hidden, "model_decisions": list(taken)}
+            taken.clear()
+        return Action(kind, text, stated, intent, hidden, offer)
 
     @staticmethod
     def question_in(text: str) -> Optional[str]:
@@ -276,11 +281,11 @@ class Partner:
         gives them (an answer's hidden part: the order it answered from, the transcript's
         record of what the answer meant; simcore.noise marks an unclear or misread answer by it)."""
         if kind == "offer":
-            return {"mode": "offer", "target": round(note, 4)}, {}
+            return {"mode": "offer", "target": round(note, 4)}, _NOTHING
         if kind == "accept":
-            return {"mode": "accept", "own_score": note[0], "level": note[1]}, {}
+            return {"mode": "accept", "own_score": note[0], "level": note[1]}, _NOTHING
         if note is None:
-            return {"mode": "greet"}, {}
+            return {"mode": "greet"}, _NOTHING
         return {"mode": "answer", "question": note}, {"order": list(self.order)}
 
     def _counter(self, target: float) -> tuple:

@@ -20,36 +20,18 @@ whose decisions the seat's own voice puts into words).  Each failure is one
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from typing import Any, Callable, Mapping, Optional
 
 import attrs
 
+from simcore.argcheck import load_ref
 from simcore.contract import SeatSetup
 from simcore.errors import InputError, UnknownIdError
 from simcore.registry import Spec, is_builtin, registered, resolve
 
 #: the SeatSetup fields a user's class may name in its __init__
 SETUP_FIELDS = ("system", "seat", "scenario", "private", "rng", "client")
-
-
-def load_ref(ref: str, name: str) -> Any:
-    """The object a ``"package.module:attr"`` reference names."""
-    module, sep, attr = str(ref).partition(":")
-    if not sep or not module or not attr:
-        raise InputError(name, ref, "expected package.module:attribute")
-    try:
-        obj = importlib.import_module(module)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except ImportError as exc:
-        raise InputError(name, ref, f"cannot import {module!r} ({exc})") from None
-    except AttributeError:
-        raise InputError(name, ref, f"{module!r} has no attribute {attr!r}") from None
-    except Exception as exc:  # the user's module raised while importing: its fault, one line
-        raise InputError(name, ref, f"importing {module!r} raised {type(exc).__name__}: {exc}") from None
-    return obj
 
 
 def policy_spec(value: str, name: str, system: str, role: Optional[str] = None) -> Spec:

@@ -17,10 +17,16 @@ from typing import Any
 from scenarios.bilateral import load_domain
 from simcore.argcheck import seed_sequence
 from simcore.contract import Match
+from simcore.registry import registered, resolve
 from simcore.protocols.alternating import AlternatingGame
 from simcore.systems.astra.match import VoicedSeat, check_options, episode_match
 from simcore.systems.astra.registry import SYSTEM
 from simcore.systems.astra.render import render_run
+
+
+#: check_policy's round limit: twice the study's, so that late rounds are played
+CHECK_ROUNDS = 30
+DEFAULTS = {"agent": "astra-agent-v3", "partner": "base-partner-v2"}
 
 
 class AstraEnv:
@@ -74,6 +80,38 @@ class AstraEnv:
     @staticmethod
     def render(events) -> str:
         return render_run(events) if events else ""
+
+    # -- simcore.testing.check_policy -------------------------------------------------
+    @staticmethod
+    def check_seats() -> tuple[str, ...]:
+        return ("agent", "partner")
+
+    @staticmethod
+    def steps(seat: str) -> tuple[str, ...]:
+        return ("turn",)
+
+    @staticmethod
+    def opponents(seat: str) -> list[str]:
+        """Every built-in agent of the other seat: the partners (the Partner-Base family and the
+        others) for a policy in the agent's seat, the agents for one in the partner's."""
+        role = "partner" if seat == "agent" else "agent"
+        return [i for i in registered("policy", system=SYSTEM) if resolve("policy", i).meta.get("role") == role]
+
+    @staticmethod
+    def check_match(seq, seat: str, policy: Any, opponent: Any, rounds: Any) -> Match:
+        """A negotiation with ``policy`` in ``seat`` against ``opponent`` (None: the seat's
+        default, replaced by random legal play), over :data:`CHECK_ROUNDS` rounds unless told,
+        with the noise-free mock (what the check finds is the policy's, not the words')."""
+        other = "partner" if seat == "agent" else "agent"
+        seats = {seat: policy, other: opponent if opponent is not None else DEFAULTS[other]}
+        return episode_match(seq, rounds=rounds or CHECK_ROUNDS, backend="mock-exact-v1", **seats)
+
+    @staticmethod
+    def findings(match: Match, result, seat: str) -> list[tuple]:
+        """The seat's offers the game refused as invalid (the domain cannot hold them)."""
+        return [(e.round, f"its offer was refused as invalid: {e.intent.get('reason')} "
+                          f"(stated: {e.intent.get('stated')!r})")
+                for e in result[0].events if e.phase == "invalid" and e.intent.get("player") == seat]
 
 
 ENV = AstraEnv()

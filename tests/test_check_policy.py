@@ -1,0 +1,102 @@
+"""``simcore.testing.check_policy`` finds what is wrong with a policy, in any seat of any system:
+each finding names the seed, the opponent, the turn and what was wrong; a sound policy passes."""
+
+from __future__ import annotations
+
+import pytest
+
+from simcore.protocols.alternating import Action
+from simcore.testing import ConformanceError, check_policy
+
+
+class SevenFood:
+    """Asks for 7 food where 3 exist: every offer is refused as invalid."""
+
+    def act(self, obs):
+        return Action("offer", "I take 7 food", {"self": {"food": 7, "water": 0, "firewood": 0},
+                                                   "other": {"food": 0, "water": 3, "firewood": 3}})
+
+
+class CrashesLate:
+    """Talks, and raises from round 10 on: only a check that plays into late rounds sees it."""
+
+    def act(self, obs):
+        if obs.round >= 10:
+            raise RuntimeError("out of ideas")
+        return Action("talk", "Hello again.")
+
+
+class AcceptsNothing:
+    """Accepts when nothing of the other side's is on the table: an illegal move."""
+
+    def act(self, obs):
+        return Action("accept", "Deal!")
+
+
+class Coin:
+    """Not deterministic: its moves depend on a generator it seeds itself from the clock."""
+
+    def __init__(self):
+        import random
+
+        self.rng = random.Random()
+
+    def act(self, obs):
+        return Action("offer", offer=(self.rng.randrange(4), 1, 1))
+
+
+class Fair:
+    """Offers (2, 1, 1) and accepts 18 points or more: sound."""
+
+    def __init__(self, domain, values):
+        self.domain, self.values = domain, values
+
+    def act(self, obs):
+        t = obs.table
+        if t is not None and t.speaker != obs.role and self.domain.score(self.values, t.offer, obs.role) >= 18:
+            return Action("accept", "Deal.")
+        return Action("offer", offer=(2, 1, 1))
+
+
+def _findings(policy, **kw) -> str:
+    with pytest.raises(ConformanceError) as info:
+        check_policy(policy, system="astra", seeds=range(2), **kw)
+    return str(info.value)
+
+
+def test_an_offer_the_domain_cannot_hold_is_found_with_seed_and_turn():
+    text = _findings(SevenFood)
+    assert "its offer was refused as invalid: food: asks for 7+0=7 units but only 3 exist" in text
+    assert "seed 0, against base-partner-firm-v1, turn 1" in text
+
+
+def test_a_crash_in_late_rounds_is_found():
+    text = _findings(CrashesLate)
+    assert "turn 10: act() raised RuntimeError: out of ideas (decision: turn)" in text
+
+
+def test_an_illegal_move_is_found_as_the_policys():
+    text = _findings(AcceptsNothing)
+    assert "illegal move" in text and "ACCEPT is legal only with an offer of the other side" in text
+
+
+def test_a_policy_that_is_not_deterministic_is_found():
+    assert "the same seed gave another transcript" in _findings(Coin)
+
+
+def test_a_sound_policy_passes_in_either_seat_by_class_instance_or_path():
+    assert check_policy(Fair, system="astra", seeds=range(2)) > 0
+    assert check_policy(Fair, system="astra", seat="partner", seeds=range(1)) > 0
+    assert check_policy("tests.test_check_policy:Fair", system="astra", seeds=range(1)) > 0
+
+
+def test_the_built_in_agents_pass():
+    assert check_policy("astra-agent-v3", seeds=range(2)) > 0
+    assert check_policy("base-partner-v2", seeds=range(2)) > 0
+
+
+def test_a_seat_the_system_lacks_is_one_clear_error():
+    with pytest.raises(ConformanceError, match="no seat 'referee'"):
+        check_policy(Fair, system="astra", seat="referee")
+    with pytest.raises(ConformanceError, match="system must be one of"):
+        check_policy(Fair)
