@@ -142,7 +142,7 @@ END = r"\s*(?=[,.!?(;:]|$)"
 #: (``,.!?(``), with the spaces there.  A pattern that opens with X begins with it.  The
 #: reading is the same: X never crosses such a mark, so when X and the rest match from a
 #: later start in a clause they match from the clause's first word too, and search takes
-#: the leftmost start; without the anchor, search tried every position of a clause, each
+#: the leftmost start.  Without the anchor, search would try every position of a clause, each
 #: running X to the clause's end -- time growing with the square of a long clause.
 AT_CLAUSE = r"(?:^|(?<=[,.!?(]))\s*"
 

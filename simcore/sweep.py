@@ -768,7 +768,7 @@ def _same_form(base: Any, key: str, value: Any) -> Any:
         try:
             values = parse_grid(base, [f"{axis}={','.join(map(str, texts))}"])[0].values
             out[axis] = sorted((_jsonable(v) for v in values), key=_canon)
-        except (SimcoreError, TypeError, ValueError):  # no longer readable: compared as written
+        except (SimcoreError, TypeError, ValueError):  # a text the parser cannot read: compared as written
             out[axis] = sorted(map(str, texts)) if isinstance(texts, list) else texts
     return out
 

@@ -201,8 +201,8 @@ ENGINES = [ExactSolver(), PulpSolver(engine="highs"),
 @pytest.mark.parametrize("solver", ENGINES, ids=["exact", "highs", "cbc"])
 def test_every_engine_says_none_on_an_infeasible_integer_problem(solver):
     """Agent weights (0, 4, 0), lambda 0.3, bound 10.8: 4 x1 must lie in [10, 10.8] -- the
-    relaxation is feasible, the integer problem is not.  CBC 2.10 (preprocessing off) died
-    there with a segmentation fault, which PuLP raised as PulpSolverError."""
+    relaxation is feasible, the integer problem is not.  CBC 2.10 (preprocessing off) dies
+    there with a segmentation fault, which PuLP raises as PulpSolverError."""
     from scenarios.bilateral import Valuation
 
     own = Valuation(weights=(0.0, 4.0, 0.0), factors=((), (), ()))
@@ -212,7 +212,7 @@ def test_every_engine_says_none_on_an_infeasible_integer_problem(solver):
 @pytest.mark.parametrize("solver", ENGINES[1:], ids=["highs", "cbc"])
 def test_every_engine_agrees_with_exact_where_only_the_relaxation_is_feasible(solver):
     """One agent weight w on one issue, bounds between multiples of w: 36 problems, most of
-    them infeasible (27; CBC died on 18), the others feasible."""
+    them infeasible (27; CBC dies on 18), the others feasible."""
     from scenarios.bilateral import Valuation
 
     for w, pos, bound in itertools.product((4.0, 6.0), range(3), (10.5, 10.8, 13.9)):
