@@ -6,7 +6,8 @@ explained and does not use a turn; an illegal move (accepting something never
 proposed, booking a restaurant nobody proposed) is refused the same way.  After each
 reply the agent's figure and branch are shown.  Commands: ``help``, ``list``
 (restaurants), ``prefs`` (reveal the agent's preferences), ``quit``.  A greeting ("hi",
-"hello", "thanks") is answered without using a turn.
+"hello", "thanks") is answered without using a turn.  A line longer than :data:`MAX_LINE`
+characters is refused in one line (it is not kept, not read, and uses no turn).
 
 On a terminal each line is asked for with a ``you> `` prompt (and not echoed again); piped,
 each line read is echoed as ``you: ...`` so the transcript reads as a dialogue.  At the end
@@ -27,6 +28,10 @@ from simcore.textsafe import visible
 from simcore.errors import IllegalMove
 from simcore.protocols.dialogue import (CLOSING, Booking, PublicRecord, Propose, Unreadable, check_decision,
                                        check_legal)
+
+#: the longest line the chat reads (characters); a longer one is refused with one line and
+#: does not use a turn
+MAX_LINE = 1_000
 
 GREETINGS = ("hi", "hello", "hey", "good morning", "good evening", "thanks", "thank you")
 
@@ -56,8 +61,8 @@ class _Person:
 @click.option("--agent-opens/--user-opens", default=False, show_default=True,
               help="Who speaks first.")
 def command(relation, domain, seed, max_turns, agent_opens):
-    """Negotiate where to eat with a dominant, peer or submissive agent (reads standard input;
-    on a terminal it prompts with 'you> ')."""
+    """Negotiate where to eat with a dominant, peer or submissive agent (reads standard input,
+    lines of at most 1,000 characters; on a terminal it prompts with 'you> ')."""
     from mockllm.client import ModelClient
     from mockllm.mock import MockBackend
     from scenarios.restaurants import load_domain
@@ -95,22 +100,37 @@ def command(relation, domain, seed, max_turns, agent_opens):
     interactive = sys.stdin.isatty()
 
     def lines():
+        """Each line typed or piped in; a line longer than MAX_LINE as its length (an int),
+        read to its end in pieces without keeping it."""
         while True:
             if interactive:
                 try:
                     raw = input("you> ")
                 except EOFError:
                     return
-            else:
-                raw = sys.stdin.readline()
+                yield raw if len(raw) <= MAX_LINE else len(raw)
+                continue
+            raw = sys.stdin.readline(MAX_LINE + 2)
+            if not raw:
+                return
+            if len(raw.rstrip("\r\n")) <= MAX_LINE:
+                yield raw
+                continue
+            size = len(raw)
+            while not raw.endswith("\n"):
+                raw = sys.stdin.readline(1 << 16)
                 if not raw:
-                    return
-            yield raw
+                    break
+                size += len(raw)
+            yield size - len(raw) + len(raw.rstrip("\r\n"))
 
     last = agent_says(None) if agent_opens else None
     for raw in lines():
         if last is not None and last.kind in CLOSING:
             break
+        if isinstance(raw, int):
+            echo(f"  (a line of {raw} characters is too long: I read lines of at most {MAX_LINE})")
+            continue
         line = raw.strip()
         if not line:
             continue

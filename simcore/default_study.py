@@ -14,7 +14,8 @@ import os
 from typing import Sequence
 
 from simcore.errors import InputError
-from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir
+from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir, write_atomic
+from simcore.jsonread import JSONProblem, loads
 
 MARK = "default-study.json"
 
@@ -42,8 +43,8 @@ def finished_seed(out_dir: str) -> int | None:
         return None
     try:
         with open(os.path.join(out_dir, MARK), encoding="utf-8") as fh:
-            seed = json.load(fh).get("seed")
-    except (OSError, ValueError, AttributeError):
+            seed = loads(fh.read()).get("seed")
+    except (OSError, UnicodeDecodeError, JSONProblem, AttributeError):  # a damaged mark: not finished
         return None
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
@@ -73,6 +74,4 @@ def plan(out: str, names: Sequence[str], *, seed: int, overwrite: bool, resume: 
 
 
 def mark_done(out_dir: str, seed: int) -> None:
-    with open(os.path.join(out_dir, MARK), "w", encoding="utf-8") as fh:
-        json.dump({"seed": seed}, fh)
-        fh.write("\n")
+    write_atomic(os.path.join(out_dir, MARK), json.dumps({"seed": seed}) + "\n")

@@ -629,6 +629,31 @@ def chosen_metrics(names: Sequence[str], patterns: Sequence[str]) -> list[str]:
     return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
 
 
+def metric_names(summary: Summary) -> list[str]:
+    """Every metric a sweep summarised (those of at least one successful run), in order."""
+    names: list[str] = []
+    for p in summary.metrics["points"]:
+        names.extend(n for n in p["metrics"] if n not in names)
+    return names
+
+
+def check_metrics(names: Sequence[str], patterns: Sequence[str], where: str) -> None:
+    """One :class:`InputError` naming the first of ``patterns`` that matches none of
+    ``names`` (``all`` matches every one), with the valid names."""
+    import fnmatch
+
+    for pattern in patterns:
+        if pattern == "all" or any(fnmatch.fnmatchcase(n, pattern) for n in names):
+            continue
+        shown = ", ".join(names[:MAX_NAMED]) + (f", ... ({len(names)} in all)" if len(names) > MAX_NAMED else "")
+        raise InputError("--metrics", pattern, f"matches no metric of this sweep; valid: {shown} (fnmatch "
+                                               f"patterns, or 'all'); the results are written in {where}")
+
+
+#: how many metric names a refused --metrics lists
+MAX_NAMED = 25
+
+
 def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6,
              metrics: Sequence[str] = ()) -> Table:
     """What the terminal shows: one row per metric -- those matching ``metrics`` (the
@@ -637,9 +662,7 @@ def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6,
     precision).  With more than ``max_points`` points it is the long ``sweep_summary`` table
     of those metrics."""
     points = summary.metrics["points"]
-    names: list[str] = []
-    for p in points:
-        names.extend(n for n in p["metrics"] if n not in names)
+    names = metric_names(summary)
     shown = chosen_metrics(names, metrics)
     more = len(names) - len(shown)
     tail = (f"{more} more metric(s) in sweep_summary.csv (--metrics all shows them)" if more else "")
@@ -703,7 +726,7 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
     header = {"study": study_path, "root_seed": int(base.seed),
               "base_config": json.loads(json.dumps(_jsonable(attrs.asdict(base, recurse=False)), default=repr)),
               "grid": {a.key: list(a.texts) for a in axes}, "replicates": int(replicates)}
-    with ResultLog.open(path, header, resume=resume) as log:
+    with ResultLog.open(path, header, resume=resume, same=lambda key, value: _same_form(base, key, value)) as log:
         todo = [r for r in runs if log.records.get(r.id, {}).get("status") != "ok"]
         skipped = len(runs) - len(todo)
         if skipped:
@@ -732,6 +755,9 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
     summary = build_summary(study.name, log_header, runs, axes, records,
                             {**COMMON_SHARES, **getattr(study, "sweep_shares", {})})
     write_summary(out, summary, "sweep.json")
+    names = metric_names(summary)
+    if metrics and names:  # (known only now: a study's metrics are what its runs report)
+        check_metrics(names, metrics, out)
     if echo is not None:
         shown = list(metrics) if metrics else list(getattr(study, "sweep_headline", ()))
         echo(overview(summary, axes, metrics=shown).render())
@@ -743,6 +769,22 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
         echo(f"{m['runs']} run(s): {m['ok']} ok, {m['failed']} failed; log {path}; "
              f"wrote sweep.json, sweep_summary.csv, sweep_runs.csv, sweep_failures.csv in {out}")
     return summary
+
+
+def _same_form(base: Any, key: str, value: Any) -> Any:
+    """How ``--resume`` compares a log header's field with this sweep's: a grid by the
+    values of each axis, as a set (``0.10`` and ``0.1`` are one value; the order of the
+    axes and of their values only orders the tables); anything else as it is."""
+    if key != "grid" or not isinstance(value, Mapping):
+        return value
+    out = {}
+    for axis, texts in value.items():
+        try:
+            values = parse_grid(base, [f"{axis}={','.join(map(str, texts))}"])[0].values
+            out[axis] = sorted((_jsonable(v) for v in values), key=_canon)
+        except (SimcoreError, TypeError, ValueError):  # a text the parser cannot read: compared as written
+            out[axis] = sorted(map(str, texts)) if isinstance(texts, list) else texts
+    return out
 
 
 def sweep_requested(grid: Any, replicates: Any, resume: Any) -> bool:

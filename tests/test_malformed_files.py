@@ -70,7 +70,7 @@ def test_the_cli_process_prints_no_traceback(tmp_path):
                           capture_output=True, text=True, cwd=tmp_path, timeout=120,
                           env={**os.environ, "PYTHONPATH": ROOT})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.strip().splitlines() == [f"simcore: error: {path}: nested too deeply to be a data file"]
+    assert proc.stderr.strip().splitlines() == [f"simcore: error: {path}: nested too deeply (more than 100 levels)"]
 
 
 def test_loaders_use_safe_parsers_only():

@@ -58,7 +58,7 @@ def test_a_full_disk_during_a_run_is_one_line_and_leaves_no_torn_file(tmp_path, 
         main(argv)
     err = [ln for ln in capsys.readouterr().err.splitlines() if ln.strip()]
     assert exc.value.code == 2 and len(err) == 1 and "No space left on device" in err[0]
-    assert os.listdir(out) == []  # neither a torn transcript nor a temporary file
+    assert not out.exists()  # neither a torn transcript nor a temporary file, nor the directory it made
 
 
 def test_streamed_transcripts_match_and_summarize_gets_no_events(tmp_path, monkeypatch):

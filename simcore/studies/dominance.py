@@ -318,6 +318,7 @@ def command(seed, workers, out, progress, domain, agent, user, dialogues, max_tu
                              exit_counter_refusal=exit_counter_refusal, exit_on_repeat=exit_on_repeat,
                              exit_criterion=exit_criterion,
                              **backend_settings(backend, backend_args, record, replay, workers))
+    _domain(config)  # a bad --domain is one line before --out is touched, also for a sweep
     launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
 
 

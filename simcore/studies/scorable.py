@@ -21,6 +21,7 @@ from typing import Sequence
 import attrs
 import click
 
+from scenarios.scorable import check_playable, load_game
 from simcore.cli_options import CommaChoice, FloatRange, backend_options, backend_settings, common_options
 from simcore.readings import accuracy_cell, reading_totals
 from simcore.study import Job, JobOutput, Summary, config_block, with_model_calls
@@ -308,6 +309,9 @@ def command(seed, workers, out, progress, game, methods, trials, sigma, floor, a
                             **{k: v for k, v in (("aspiration_start", aspiration_start),
                                                  ("aspiration_end", aspiration_end)) if v is not None},
                             **backend_settings(backend, backend_args, record, replay, workers))
+    # a bad or unplayable --game is one line before --out is touched, also for a sweep (whose
+    # runs would each fail on it); jobs() checks it again and shows its warnings
+    check_playable(load_game(config.game), "--game", config.game, strict=config.threshold_test == "above")
     launch(f"simcore.studies.{SYSTEM}:STUDY", config, workers=workers, out=out, progress=progress)
 
 
