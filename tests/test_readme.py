@@ -7,7 +7,7 @@ import os
 import re
 import shlex
 
-from simcore.studies import available
+from simcore.systems import available
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
