@@ -12,9 +12,10 @@ words always go in ``data["text"]``.  No thread: the mechanism's loop is the onl
 **Whose side.**  The negotiator's valuation is ``values`` when given, else found from the utility
 function the mechanism gave it (:func:`simcore.bridges.negmas.export.owner_of`: the domain's own
 valuations, scaled exports on either side -- so it plays whichever side of an exported scenario it
-is given, also when a tournament rotates the utility functions).  On the partner's side the
-outcomes are turned round for the agent (an integer issue's ``x`` is ``count - x``), so a simcore
-agent always sees its own units.
+is given, also when a tournament rotates the utility functions).  simcore's partners take the
+mirror game's seat of that side (they play either side, as in simcore); an agent (ASTRA, the agent
+without ASTRA, your own) always takes the agent's seat, and on the partner's side the outcomes are
+turned round for it (an integer issue's ``x`` is ``count - x``), so that it sees its own units.
 
 **Words.**  The other negotiator's words are read from its offers' ``data["text"]`` (a
 :class:`SimcoreNegotiator` on the other side writes them: two simcore agents talk as in simcore,
@@ -25,7 +26,8 @@ unanswered, and ASTRA falls back to its own rule (it assumes the opposite of its
 ``n_steps``: a step is a round, or one offer with ``one_offer_per_step``); with a time limit only
 there is none (no deadline notice, no deadline rule).  The deadline notice comes ``notice_rounds``
 before the end, as in simcore's game.  When it opens, the mirror game starts with the partner's
-silence (an empty talk turn), since in simcore's game the partner opens.
+silence (an empty talk turn) when it holds the agent's seat, since in simcore's game the partner
+opens; holding the partner's seat, it waits for nothing: the other's first move follows its own.
 
 **Randomness**: the agent's generator and its language client's come from ``seed`` (default 0),
 ``derive(seed, "astra", "negmas")``, so a tournament's repeats are byte-identical.
@@ -77,10 +79,13 @@ class SimcoreNegotiator(SAOCallNegotiator):
         self.simcore_domain = domain_of(domain)
         self.agent_ref, self.given_values, self.partner_values = agent, values, partner_values
         self.seed, self.backend, self.notice_rounds, self.choices = int(seed), backend, notice_rounds, dict(choices or {})
-        #: the simcore agent, the mirror game's state, the side played ("agent" / "partner"): set on the first call
+        #: the simcore agent, the mirror game's state, the side played ("agent" / "partner": whose units the
+        #: outcomes count), the mirror seat it holds, and whether outcomes are turned round for it: set on
+        #: the first call
         self.agent: Any = None
         self.mirror: Any = None
-        self.side = ""
+        self.side = self.seat = self.other_seat = ""
+        self.flip = False
         self.label = agent if isinstance(agent, str) else getattr(agent, "__name__", type(agent).__name__)
 
     # -- setting up ------------------------------------------------------------------
@@ -88,18 +93,22 @@ class SimcoreNegotiator(SAOCallNegotiator):
         d = self.simcore_domain
         owner = owner_of(d, self.ufun, self.given_values)
         self.side, self.values = owner.side, owner.values
+        ref = self.agent_ref
+        partner = isinstance(ref, str) and resolve("policy", ref).meta.get("role") == "partner"
+        # simcore's partners play either side in the game's own units; an agent plays the agent's seat
+        self.seat = owner.side if partner else "agent"
+        self.other_seat = "partner" if self.seat == "agent" else "agent"
+        self.flip = self.side == "partner" and self.seat == "agent"
         seq = derive(self.seed, SYSTEM, "negmas")
-        backend = backend_object(self.backend)
-        client = ModelClient(backend)
-        setup = SeatSetup(SYSTEM, "agent", d, owner.values, child(seq, "agent"), client)
-        self.agent = seat(self.agent_ref, setup, name="agent", builtin=self._builtin(setup),
+        client = ModelClient(backend_object(self.backend))
+        setup = SeatSetup(SYSTEM, self.seat, d, owner.values, child(seq, "agent"), client)
+        self.agent = seat(ref, setup, name="agent", builtin=self._builtin(setup),
                           aliases={"domain": d, "values": owner.values}).agent
         rounds = self._round_limit(state)
         game = AlternatingGame(round_limit=rounds, warn_rounds=min(self.notice_rounds, rounds))
         other = self.partner_values if self.partner_values is not None else _nothing(d)
-        self.mirror = game.start(d, owner.values, other, f"{SYSTEM}/negmas/{self.name}")
-        if state.current_proposer is None:  # it opens; in simcore's game the partner does: its silence first
-            self.mirror.apply(Action("talk"))
+        values = (owner.values, other) if self.seat == "agent" else (other, owner.values)
+        self.mirror = game.start(d, *values, f"{SYSTEM}/negmas/{self.name}")
 
     def _builtin(self, setup: SeatSetup):
         d, values = setup.scenario, setup.private
@@ -107,8 +116,8 @@ class SimcoreNegotiator(SAOCallNegotiator):
         def build(spec) -> Any:
             pid = spec.id if spec is not None else AGENTS["astra"]
             if pid in BASE_PARTNERS or resolve("policy", pid).meta.get("role") == "partner":
-                return make("policy", pid, domain=d, values=values, client=setup.client, rng=setup.rng, side="agent",
-                            **self.choices)
+                return make("policy", pid, domain=d, values=values, client=setup.client, rng=setup.rng,
+                            side=setup.seat, **self.choices)
             return make("policy", pid, domain=d, values=values, client=setup.client, rng=setup.rng, **self.choices)
 
         return build
@@ -129,7 +138,7 @@ class SimcoreNegotiator(SAOCallNegotiator):
         return self._turn(o) if o is not None else None
 
     def _turn(self, o: tuple) -> tuple:
-        if self.side != "partner":
+        if not self.flip:
             return o
         return tuple(i.count - x if i.kind == "integer" else x for i, x in zip(self.simcore_domain.issues, o))
 
@@ -140,15 +149,20 @@ class SimcoreNegotiator(SAOCallNegotiator):
     def __call__(self, state, dest: Optional[str] = None) -> SAOResponse:
         if self.agent is None:
             self._begin(state)
-        mirror = self.mirror
-        if state.current_proposer is not None and state.current_proposer != self.id and mirror.to_act == "partner":
+        mirror, me, other = self.mirror, self.seat, self.other_seat
+        moved = state.current_proposer is not None and state.current_proposer != self.id
+        if moved and mirror.to_act == me and not mirror.history:  # the other opened where the mirror's seat
+            mirror.apply(Action("talk"))  # of this negotiator would: its silence first
+        if moved and mirror.to_act == other:
             data = state.current_data if isinstance(state.current_data, dict) else {}
             text = str(data.get("text") or "")
             offer = self._own(state.current_offer)
             mirror.apply(Action("offer", text, offer=offer) if offer is not None else Action("talk", text))
-        if mirror.to_act != "agent":  # (the mirror game is over: its round limit)
+        if mirror.to_act == other and state.current_proposer is None:  # it opens, and the mirror's other seat
+            mirror.apply(Action("talk"))  # would: the other seat's silence first
+        if mirror.to_act != me:  # (the mirror game is over: its round limit)
             return SAOResponse(ResponseType.END_NEGOTIATION, None)
-        action = self.agent.act(mirror.observe("agent"))
+        action = self.agent.act(mirror.observe(me))
         mirror.apply(action)  # (an illegal action raises IllegalMove naming the rule)
         last = mirror.history[-1] if action.kind in ("offer", "talk") else None
         data = {"text": action.text}
@@ -167,9 +181,9 @@ class SimcoreNegotiator(SAOCallNegotiator):
         """The mirror game's end, when the other negotiator ended it (its acceptance, its walk-away)."""
         super().on_negotiation_end(state)
         mirror = self.mirror
-        if mirror is None or mirror.to_act != "partner":
+        if mirror is None or mirror.to_act != self.other_seat:
             return
-        if state.agreement is not None and mirror.table is not None and mirror.table.speaker == "agent" \
+        if state.agreement is not None and mirror.table is not None and mirror.table.speaker == self.seat \
                 and self._own(state.agreement) == mirror.table.offer:
             mirror.apply(Action("accept"))
         elif state.broken or state.has_error:

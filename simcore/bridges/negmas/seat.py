@@ -39,6 +39,7 @@ from typing import Any, Mapping, Optional
 
 import numpy as np
 from negmas.gb.common import ResponseType
+from negmas.gb.negotiators.base import GBNegotiator
 from negmas.sao import SAOMechanism, SAONegotiator, SAOResponse
 
 from mockllm import astra as lang
@@ -58,9 +59,10 @@ ENDINGS = ("accepted", "ended", "no offer", "timed out", "exception")
 
 
 def is_negotiator(obj: Any) -> bool:
-    """Whether ``obj`` is a NegMAS negotiator class or instance (an ``SAONegotiator``)."""
+    """Whether ``obj`` is a NegMAS negotiator class or instance for ``SAOMechanism`` (an
+    ``SAONegotiator`` or another ``GBNegotiator``)."""
     cls = obj if isinstance(obj, type) else type(obj)
-    return isinstance(cls, type) and issubclass(cls, SAONegotiator)
+    return isinstance(cls, type) and issubclass(cls, (SAONegotiator, GBNegotiator))
 
 
 def negotiator_seed(rng: np.random.Generator) -> int:
@@ -213,3 +215,16 @@ def seat_agent(obj: Any, setup: SeatSetup, aliases: Mapping[str, Any]) -> Negoti
                          f"is a NegMAS negotiator: it takes a seat of astra's alternating-offers game, not {setup.system}'s")
     return NegotiatorSeat(obj, setup, no_deal_payoff=aliases.get("no_deal_payoff", "zero"),
                           domain=aliases.get("domain"), values=aliases.get("values"))
+
+
+def seated(negotiator: Any, *, answers: str = "truthful", params: Optional[Mapping[str, Any]] = None):
+    """A factory that seats ``negotiator`` with these options, for any seat argument
+    (``simcore.astra_episode(partner=seated(HardHeaded, answers="none"))``)."""
+    if answers not in ANSWERS:
+        raise InputError("answers", repr(answers), f"valid: {', '.join(map(repr, ANSWERS))}")
+
+    def build(setup: SeatSetup, no_deal_payoff: str = "zero") -> NegotiatorSeat:
+        return NegotiatorSeat(negotiator, setup, params=params, no_deal_payoff=no_deal_payoff, answers=answers)
+
+    build.__qualname__ = f"seated({getattr(negotiator, '__name__', negotiator)!s})"
+    return build
