@@ -28,6 +28,7 @@ population) the pooled figures; the tables are ``population_summary`` (by group)
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Sequence
 
 import attrs
@@ -115,10 +116,12 @@ class PopulationStudy:
         return [Job(index=i, key=k) for i, k in enumerate(keys)]
 
     def run_job(self, config: PopulationConfig, job: Job) -> JobOutput:
-        if threadpool_limits is None:
-            return self._run(config, job)
-        with threadpool_limits(limits=1):
-            return self._run(config, job)
+        with warnings.catch_warnings():  # (the foreign agents' own warnings: numerical, deprecations)
+            warnings.simplefilter("ignore")
+            if threadpool_limits is None:
+                return self._run(config, job)
+            with threadpool_limits(limits=1):
+                return self._run(config, job)
 
     def _run(self, config: PopulationConfig, job: Job) -> JobOutput:
         agent, opponent = job.key
