@@ -10,7 +10,9 @@ A seat takes
   ``rng``, ``client``, ``system``, ``setup`` the whole setup) and the system's own names
   for them (``aliases``: ASTRA's ``domain`` and ``values``, say);
 * a factory function -- called the same way;
-* an instance -- used as it is.
+* an instance -- used as it is;
+* a NegMAS negotiator (an ``SAONegotiator`` class, instance or import path) -- seated through
+  :mod:`simcore.bridges.negmas` (an optional extra, imported only then), in ASTRA's game.
 
 Whatever it is, the agent's ``reset(setup)`` is called when it has one, and it must have
 ``act(observation)``, or be an object the system's ``adapt`` accepts (a structured policy
@@ -20,6 +22,7 @@ whose decisions the seat's own voice puts into words).  Each failure is one
 
 from __future__ import annotations
 
+import importlib
 import inspect
 from typing import Any, Callable, Mapping, Optional
 
@@ -32,6 +35,16 @@ from simcore.registry import Spec, is_builtin, registered, resolve
 
 #: the SeatSetup fields a user's class may name in its __init__
 SETUP_FIELDS = ("system", "seat", "scenario", "private", "rng", "client")
+#: the module that seats a NegMAS negotiator (the optional extra; imported only for one)
+NEGMAS_BRIDGE = "simcore.bridges.negmas"
+
+
+def is_negmas(obj: Any) -> bool:
+    """Whether ``obj`` is a NegMAS negotiator class or instance, told by its classes' modules
+    (without importing NegMAS)."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    return any(getattr(c, "__module__", "").split(".")[0] == "negmas" and c.__name__.endswith("Negotiator")
+               for c in getattr(cls, "__mro__", ()))
 
 
 def policy_spec(value: str, name: str, system: str, role: Optional[str] = None) -> Spec:
@@ -106,8 +119,11 @@ def seat(value: Any, setup: SeatSetup, *, name: str, builtin: Callable[[Optional
             agent = build(spec.load(), setup, {**aliases, **spec.kwargs}, name)
     else:
         obj = load_ref(value, name) if isinstance(value, str) else value
-        made = isinstance(obj, type) or (callable(obj) and not callable(getattr(obj, "act", None)))
-        agent = build(obj, setup, aliases, name) if made else obj
+        if is_negmas(obj):  # (NegMAS is imported already: obj is one of its negotiators)
+            agent = importlib.import_module(NEGMAS_BRIDGE).seat_agent(obj, setup, aliases)
+        else:
+            made = isinstance(obj, type) or (callable(obj) and not callable(getattr(obj, "act", None)))
+            agent = build(obj, setup, aliases, name) if made else obj
     if user:
         if not callable(getattr(agent, "act", None)):
             adapted = adapt(agent, setup) if adapt is not None else None

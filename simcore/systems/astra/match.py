@@ -112,9 +112,10 @@ def start(domain: Domain, seq, *, agent: Any = AGENTS["astra"], partner: Any = D
         return make("policy", pid, domain=domain, values=pv, client=p_client, rng=p_setup.rng, side="partner",
                     **overrides)
 
-    a = seat(agent, a_setup, name="agent", builtin=agent_builtin, aliases={"domain": domain, "values": domain.agent})
-    p = seat(partner, p_setup, name="partner", builtin=partner_builtin, aliases={"domain": domain, "values": pv},
-             role="partner")
+    a = seat(agent, a_setup, name="agent", builtin=agent_builtin,
+             aliases={"domain": domain, "values": domain.agent, "no_deal_payoff": no_deal_payoff})
+    p = seat(partner, p_setup, name="partner", builtin=partner_builtin,
+             aliases={"domain": domain, "values": pv, "no_deal_payoff": no_deal_payoff}, role="partner")
     agents = {"agent": VoicedSeat(a.agent, a_setup) if a.user else a.agent,
               "partner": VoicedSeat(p.agent, p_setup) if p.user else p.agent}
     # the astra.partner role is Partner-Base's: played on a backend only when the base stand-in sits there
