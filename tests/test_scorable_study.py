@@ -129,3 +129,26 @@ def test_registry_entries():
     assert game.counts()["passing"] == 21
     assert make("policy", "scorable-proposed-all").who == "all"
     assert "describe" in study_mod.REGISTRY[0]["meta"]
+
+
+def test_a_sweep_logged_under_the_studies_module_path_resumes(tmp_path, capsys):
+    """A sweep log naming the study ``simcore.studies.scorable:STUDY`` is the scorable study's:
+    ``--resume`` continues it (and ``simcore report`` reads it)."""
+    from simcore.cli import main
+    from simcore.sweep import LOG_NAME
+
+    out = tmp_path / "sweep"
+    args = ["run", "scorable", "--trials", "1", "--methods", "base-llm", "--grid", "sigma=1,2", "--replicates", "1", "--no-progress",
+            "--out", str(out)]
+    main(args)
+    log = out / LOG_NAME
+    header, *records = log.read_text(encoding="utf-8").splitlines()
+    head = json.loads(header)
+    assert head["study"] == "simcore.systems.scorable:STUDY"
+    head["study"] = "simcore.studies.scorable:STUDY"
+    log.write_text("\n".join([json.dumps(head), records[0]]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    main(args + ["--resume"])
+    said = capsys.readouterr()
+    assert "1 of 2 run(s) already recorded" in said.out + said.err
+    assert len(log.read_text(encoding="utf-8").splitlines()) == 3
