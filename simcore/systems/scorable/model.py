@@ -1,7 +1,8 @@
 """The session model: what the built-in parties of one session share.
 
 All of it is public information or per-method machinery, never a channel from one party's
-hidden state to another's:
+hidden state to another's (but for ``implicit_knowledge``, the stand-in setting whose meaning is
+that a negotiator knows that share of the others' true tables, 0 by default):
 
 * the turn draws (:class:`TurnDraws`): each turn's speaker cues and generator, shared by the
   methods of one trial (common random numbers);
@@ -20,6 +21,10 @@ hidden state to another's:
 A built-in party reads (:meth:`SessionModel.read`) right after it speaks; the turns of a
 user's agent are read (:meth:`SessionModel.catch_up`) when a built-in party next acts, or
 at the finish, in turn order, each with its own generator ``child(seq, "read", t)``.
+
+The notes a turn's event carries about the estimate of its speaker (the posterior's most
+probable hypotheses, LLM-PE's table) are made when the transcript is read (:class:`Replay`),
+so a session whose turn events nobody reads computes none of them.
 """
 
 from __future__ import annotations
