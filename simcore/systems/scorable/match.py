@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 import attrs
-import numpy as np
 
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
@@ -121,6 +120,8 @@ def start(game: Game, method: str, seq: Any, *, settings: Settings = Settings(),
         setups[short] = setup
 
     def finish(state) -> SessionResult:
+        if state.outcome is None:
+            raise ValueError("finish: the session is not over")
         model.catch_up(state.history)
         return session_result(state, model, run_id, (r_client.stats,) if r_client is not None else ())
 
