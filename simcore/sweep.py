@@ -775,10 +775,13 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
 def _same_form(base: Any, key: str, value: Any) -> Any:
     """How ``--resume`` compares a log header's field with this sweep's: a grid by the
     values of each axis, as a set (``0.10`` and ``0.1`` are one value; the order of the
-    axes and of their values only orders the tables); the study by its system
-    (:func:`study_path`); anything else as it is."""
+    axes and of their values only orders the tables); the study by the module that holds it
+    now (sweeps written by simcore 0.1 name ``simcore.studies.<system>:STUDY``); anything else
+    as it is."""
     if key == "study" and isinstance(value, str):
-        return study_path(value)
+        module, sep, attr = value.partition(":")
+        system = module[len("simcore.studies."):] if module.startswith("simcore.studies.") else None
+        return f"{STUDIES[system]}{sep}{attr}" if system in STUDIES else value
     if key != "grid" or not isinstance(value, Mapping):
         return value
     out = {}
@@ -789,14 +792,6 @@ def _same_form(base: Any, key: str, value: Any) -> Any:
         except (SimcoreError, TypeError, ValueError):  # a text the parser cannot read: compared as written
             out[axis] = sorted(map(str, texts)) if isinstance(texts, list) else texts
     return out
-
-
-def study_path(path: str) -> str:
-    """A study's import path as ``simcore.systems.STUDIES`` names it: ``simcore.studies.<system>:STUDY``
-    (a system's study module under ``simcore.studies``) is the path of that system's study."""
-    module, sep, attr = path.partition(":")
-    system = module[len("simcore.studies."):] if module.startswith("simcore.studies.") else None
-    return f"{STUDIES[system]}{sep}{attr}" if system in STUDIES else path
 
 
 def sweep_requested(grid: Any, replicates: Any, resume: Any) -> bool:
