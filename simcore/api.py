@@ -26,6 +26,7 @@ from simcore.argcheck import _policy_object, _registered_id, seed_sequence
 from simcore.backends import backend_object as _backend
 from simcore.errors import InputError
 from simcore.systems.astra.match import episode_match as astra_match
+from simcore.systems.scorable.match import session_match as scorable_match
 
 
 # ------------------------------------------------------------------ MIND
@@ -94,28 +95,18 @@ def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2
 
 # ------------------------------------------------------------------ scorable
 def scorable_session(method: str = "scorable-proposed-all-v1", *, game: str = "harbour-sport-park-v1",
-                     seed: Any = 0, backend: Any = "mock-v1", settings: Any = None, _choose=None):
+                     seed: Any = 0, backend: Any = "mock-v1", settings: Any = None, seats: Any = None):
     """One session of the scorable game (seed sec. 2) with an opponent-modelling method.
 
     ``method``: a registered id (``scorable-base-llm-v1``, ``scorable-proposed-all-v1``, ...) or
-    its study name (``proposed-all``).  ``game``: a scenario id or a game file.  ``settings``: a
-    :class:`simcore.protocols.scorable.Settings` (None: the defaults).  Returns the
-    :class:`simcore.protocols.scorable.SessionResult` (events and its FAR/PAR/LAR record)."""
-    from scenarios.scorable import load_game
-    from simcore.protocols.scorable import METHODS, Settings, play_session
-    from simcore.registry import resolve
-
-    seq = seed_sequence(seed)
-    if isinstance(method, str) and method in METHODS:
-        name = method
-    else:
-        name = resolve("policy", _registered_id("policy", method, "method", "scorable")).kwargs["method"]
-    if settings is None:
-        settings = Settings()
-    elif not isinstance(settings, Settings):
-        raise InputError("settings", type(settings).__name__, "expected simcore.protocols.scorable.Settings")
-    return play_session(load_game(game), name, seq, settings=settings, backend=_backend(backend),
-                        run_id=f"scorable/api/{name}", choose=_choose)
+    its study name (``proposed-all``): the built-in parties' configuration.  ``game``: a scenario
+    id or a game file.  ``settings``: a :class:`simcore.protocols.scorable.Settings` (None: the
+    defaults).  ``seats``: ``{party short name: agent}`` for the parties your agents play -- a
+    class, an instance, a factory, a ``"package.module:Class"`` path or a registered id, with
+    ``act(observation)`` returning a deal (one option index per issue; the seat's voice says it)
+    or a :class:`simcore.protocols.scorable.Proposal` (docs/api.md).  Returns the
+    :class:`simcore.systems.scorable.match.SessionResult` (events and its FAR/PAR/LAR record)."""
+    return scorable_match(method, game=game, seed=seed, backend=backend, settings=settings, seats=seats).run()
 
 
 def posterior(game: str = "harbour-sport-park-v1"):

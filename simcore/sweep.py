@@ -58,6 +58,7 @@ from simcore.progress import Progress
 from simcore.resultlog import ResultLog, dumps, read_log
 from simcore.seeding import derive
 from simcore.study import Job, JobOutput, Summary, _Call
+from simcore.systems import STUDIES
 from simcore.tables import Table
 from simcore.transcript import _jsonable
 
@@ -774,7 +775,13 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
 def _same_form(base: Any, key: str, value: Any) -> Any:
     """How ``--resume`` compares a log header's field with this sweep's: a grid by the
     values of each axis, as a set (``0.10`` and ``0.1`` are one value; the order of the
-    axes and of their values only orders the tables); anything else as it is."""
+    axes and of their values only orders the tables); the study by the module that holds it
+    now (sweeps written by simcore 0.1 name ``simcore.studies.<system>:STUDY``); anything else
+    as it is."""
+    if key == "study" and isinstance(value, str):
+        module, sep, attr = value.partition(":")
+        system = module[len("simcore.studies."):] if module.startswith("simcore.studies.") else None
+        return f"{STUDIES[system]}{sep}{attr}" if system in STUDIES else value
     if key != "grid" or not isinstance(value, Mapping):
         return value
     out = {}

@@ -37,13 +37,13 @@ def test_a_bad_argument_is_one_error_naming_it(call, argument, says):
 
 def test_the_protocol_functions_check_their_arguments_too():
     from scenarios.scorable import load_game
-    from simcore.protocols.scorable import play_session
+    from simcore.systems.scorable.match import start
     from simcore.protocols.travel_vote import negotiate_group
 
     game = load_game("harbour-sport-park-v1")
     with pytest.raises(InputError, match="method: 'proposed'"):  # was a bare KeyError
-        play_session(game, "proposed", np.random.SeedSequence(0))
-    assert play_session(game, "base-om-p1", 5).record["method"] == "base-om-p1"  # an int seed is accepted
+        start(game, "proposed", np.random.SeedSequence(0)).run()
+    assert start(game, "base-om-p1", 5).run().record["method"] == "base-om-p1"  # an int seed is accepted
     out = simcore.mind_group(seed=1)
     group_size = len(out.items[0].values)
     from mockllm import ModelClient

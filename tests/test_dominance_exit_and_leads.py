@@ -216,7 +216,8 @@ def test_scorable_base_llm_description_matches_the_code():
     code.  The description now says so, and the last-deal reading is a real option."""
     from policies.scorable import echo_estimate
     from scenarios.scorable import load_game
-    from simcore.protocols.scorable import Settings, play_session
+    from simcore.protocols.scorable import Settings
+    from simcore.systems.scorable.match import start
     from simcore.seeding import derive
 
     desc = resolve("policy", "scorable-base-llm-v1").description
@@ -228,8 +229,8 @@ def test_scorable_base_llm_description_matches_the_code():
     assert Settings().echo_history == "all"
     diff = 0
     for trial in range(3):
-        recs = [play_session(game, "base-om-p1", derive(5, "scorable", trial), detail=False,
-                             settings=Settings(echo_history=h)).record for h in ("all", "last")]
+        recs = [start(game, "base-om-p1", derive(5, "scorable", trial),
+                      settings=Settings(echo_history=h)).run().record for h in ("all", "last")]
         diff += recs[0] != recs[1]
     assert diff > 0   # "last" is a different reading, not a relabelling
 

@@ -127,10 +127,10 @@ def test_mind_group(data, at, variant):
 @given(data=st.data(), at=AT, method=st.sampled_from(["llm-pe-all", "proposed-all", "base-llm"]))
 def test_scorable_session(data, at, method):
     from scenarios.scorable import load_game
-    from simcore.protocols.scorable import play_session
+    from simcore.systems.scorable.match import start
     from simcore.seeding import derive
 
     backend = FuzzBackend(data, at)
-    res = play_session(load_game("harbour-sport-park"), method, derive(2, "fuzz"), backend=backend, run_id="fuzz")
+    res = start(load_game("harbour-sport-park"), method, derive(2, "fuzz"), backend=backend, run_id="fuzz").run()
     assert res.events[-1].phase == "result"
     assert res.fallbacks == expected_fallbacks(backend.log)

@@ -31,9 +31,9 @@ def _astra_partner_accepts_nothing(monkeypatch):
 
 
 def _scorable_deal_off_the_board(monkeypatch):
-    monkeypatch.setattr("simcore.protocols.scorable.choose_deal", lambda game, *a, **k: ((99,), {}))
+    monkeypatch.setattr("simcore.systems.scorable.agents.choose_deal", lambda game, *a, **k: ((99,), {}))
     return (["run", "scorable", "--trials", "1", "--methods", "proposed-p1"],
-            ["proposed-p1 (", "choose_deal)", "(99,)", "a deal is one option per issue"])
+            ["Negotiator 'proposed-p1' in seat", "(propose)", "(99,)", "a deal is one option per issue"])
 
 
 def _mind_update_names_no_option(monkeypatch):

@@ -8,7 +8,7 @@ import importlib.util
 
 STUDIES = {
     "mind": "simcore.studies.mind",
-    "scorable": "simcore.studies.scorable",
+    "scorable": "simcore.systems.scorable",
     "astra": "simcore.systems.astra",
     "dominance": "simcore.studies.dominance",
 }
