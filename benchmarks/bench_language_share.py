@@ -2,7 +2,7 @@
 
     python benchmarks/bench_language_share.py [--groups 100] [--repeat 3] [--top 0]
 
-Runs ``run_study("simcore.studies.mind:STUDY", MindConfig(groups=G), workers=1,
+Runs ``run_study("simcore.systems.mind:STUDY", MindConfig(groups=G), workers=1,
 out_dir=<a temporary directory>, progress=False)`` -- the MIND study's four variants,
 transcripts written, the default ``mock-v1`` backend, in this process -- and prints:
 
@@ -55,14 +55,14 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_mind import reference_loop  # noqa: E402  (one definition for every benchmark)
 
-STUDY = "simcore.studies.mind:STUDY"
+STUDY = "simcore.systems.mind:STUDY"
 
 
 
 
 def run(groups: int) -> float:
     """CPU seconds of one MIND study of ``groups`` groups (workers=1, transcripts written)."""
-    from simcore.studies.mind import MindConfig
+    from simcore.systems.mind import MindConfig
     from simcore.study import run_study
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -51,7 +51,14 @@ def play(state: Any, agents: Mapping[str, Any], *, until: Optional[Callable[[str
 
 
 def _user_fault(agent: Any, seat: str, observation: Any, problem: str) -> AgentError:
-    return AgentError(type(agent).__name__, seat, getattr(observation, "step", "?"), problem)
+    return AgentError(label(agent), seat, getattr(observation, "step", "?"), problem)
+
+
+def label(agent: Any) -> str:
+    """What an error calls ``agent``: its ``label`` (a wrapper a system puts around a user's
+    agent names the user's class so), else its class's name."""
+    got = getattr(agent, "label", None)
+    return got if isinstance(got, str) and got else type(agent).__name__
 
 
 def blame(exc: IllegalMove, agent: Any, seat: str, step: str) -> IllegalMove:

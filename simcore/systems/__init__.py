@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 
 STUDIES = {
-    "mind": "simcore.studies.mind",
+    "mind": "simcore.systems.mind",
     "scorable": "simcore.studies.scorable",
     "astra": "simcore.studies.astra",
     "dominance": "simcore.studies.dominance",
