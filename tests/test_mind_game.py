@@ -305,3 +305,15 @@ def test_the_built_in_agents_faults_are_simcores(monkeypatch):
     with pytest.raises(IllegalMove) as info:
         m.run()
     assert "MindSeat 'mind' in seat 'm1' (vote)" in str(info.value) and "the moon" in str(info.value)
+
+
+def test_a_users_agent_plays_a_variant_of_the_study():
+    """``simcore run mind --variants package.module:Class``: an agent with act(observation)
+    plays as the structured policy making the same decisions does."""
+    from simcore.study import run_study
+    from simcore.systems.mind import STUDY_PATH, MindConfig
+
+    got = {v: run_study(STUDY_PATH, MindConfig(groups=3, variants=(v, "mind")), workers=1).metrics["results"]
+           for v in ("test_mind_game:StubbornAgent", "test_mind_game:Stubborn")}
+    a, b = got["test_mind_game:StubbornAgent"], got["test_mind_game:Stubborn"]
+    assert a["test_mind_game:StubbornAgent"] == b["test_mind_game:Stubborn"] and a["mind"] == b["mind"]

@@ -474,7 +474,10 @@ class TravelVoteState:
         self._texts[i] = action.text
         if v.vote == "AGREE":
             self._agrees += 1
-        self.transcript.add_made(_vote_event, self.who[i], rnd, self.item.key, self._mes[i], action)
+        me = self._mes[i]
+        self.transcript.add_made(_vote_event, self.who[i], rnd, self.item.key, me.w, me.value, v.vote, v.revised_value,
+                                 v.strategy, v.used_w, v.reason, r.guessed_w if r else None, action.text,
+                                 action.notes)
         at += 1
         if at < len(voters):
             self._at = at
@@ -500,8 +503,10 @@ class TravelVoteState:
             self._appraisals.append(Appraisal(p, i, ws[i], r.guessed_w, r.used_w, "3", rnd,
                                               ws[i] if toned[i] else None, r.accepted))
         toned[p] = action.toned
-        self.transcript.add_made(_update_event, self.who[p], rnd, self.item.key, self._mes[p], action,
-                                 len(dissenters), len(self._voters))
+        me, r = self._mes[p], action.readings
+        self.transcript.add_made(_update_event, self.who[p], rnd, self.item.key, me.w, me.value, up.action, up.value,
+                                 up.reason, tuple([x.guessed_w for x in r]) if r else (None,) * len(dissenters),
+                                 action.text, action.notes, len(dissenters), len(self._voters))
         self.proposal = up.value
         self._words = action.text
         self.round = rnd + 1
@@ -525,7 +530,8 @@ def _reading(r: Any) -> bool:
             and isinstance(used, (int, np.integer)) and not isinstance(used, bool) and type(r.accepted) is bool)
 
 
-# -- the transcript's events (made when the transcript is first read) ----------------------
+# -- the transcript's events (made when the transcript is first read, from plain values: a
+# transcript kept unread holds no decision object alive) ---------------------------------------
 def _pick_event(key: str, proposer: str, proposal: str, ws: tuple, values: tuple) -> tuple:
     return ("protocol", "1-pick", 0, key, {"proposer": proposer, "proposal": proposal}, "", None,
             {"w": list(ws), "values": list(values)})
@@ -546,22 +552,22 @@ def _propose_event(who: str, prefs: tuple[Preference, ...], text: str) -> tuple:
             {"w": {p.item: p.w for p in prefs}})
 
 
-def _vote_event(who: str, rnd: int, key: str, me: Me, action: Action) -> tuple:
-    v, r = action.decision, action.readings
-    hidden = {"w": me.w, "own_value": me.value, "guessed_w": r[0].guessed_w if r else None,
-              "strategy": v.strategy, "used_w": v.used_w, "reason": v.reason}
-    if action.notes:
-        hidden[MODEL_DECISIONS] = list(action.notes)
-    return who, "2-vote", rnd, key, {"vote": v.vote, "revised_value": v.revised_value}, action.text, None, hidden
+def _vote_event(who: str, rnd: int, key: str, w: int, own: str, vote: str, revised: Optional[str], strategy: str,
+                used_w: Optional[int], reason: str, guessed_w: Optional[int], text: str, notes: tuple) -> tuple:
+    hidden = {"w": w, "own_value": own, "guessed_w": guessed_w, "strategy": strategy, "used_w": used_w,
+              "reason": reason}
+    if notes:
+        hidden[MODEL_DECISIONS] = list(notes)
+    return who, "2-vote", rnd, key, {"vote": vote, "revised_value": revised}, text, None, hidden
 
 
-def _update_event(who: str, rnd: int, key: str, me: Me, action: Action, dissents: int, voters: int) -> tuple:
-    up, r = action.decision, action.readings
-    hidden = {"w": me.w, "own_value": me.value, "dissent": f"{dissents} of {voters}",
-              "read_dissent_w": [x.guessed_w for x in r] if r else [None] * dissents, "reason": up.reason}
-    if action.notes:
-        hidden[MODEL_DECISIONS] = list(action.notes)
-    return who, "3-update", rnd, key, {"action": up.action, "value": up.value}, action.text, None, hidden
+def _update_event(who: str, rnd: int, key: str, w: int, own: str, action: str, value: str, reason: str,
+                  read: tuple, text: str, notes: tuple, dissents: int, voters: int) -> tuple:
+    hidden = {"w": w, "own_value": own, "dissent": f"{dissents} of {voters}", "read_dissent_w": list(read),
+              "reason": reason}
+    if notes:
+        hidden[MODEL_DECISIONS] = list(notes)
+    return who, "3-update", rnd, key, {"action": action, "value": value}, text, None, hidden
 
 
 def act_word(update: Update) -> str:

@@ -189,21 +189,22 @@ class VoicedSeat:
         self.name = getattr(agent, "name", None)
         self.label = type(agent).__name__  # (errors name the user's agent, not this wrapper)
 
-    def act(self, obs: Observation) -> Any:
+    def act(self, obs: Observation) -> Action:
         got = self.agent.act(obs)
         if isinstance(got, Action):
             return got
-        voice, step = self.voice, obs.step
+        voice, step, text = self.voice, obs.step, ""
         if step == "vote" and isinstance(got, Vote):
             value = obs.proposal if got.vote == "AGREE" else got.revised_value
-            text = voice.say(obs.me, got.vote.lower(), value, got.reason) if value in obs.item.options else ""
-            return Action(got, text, (), voice.tone)
-        if step == "update" and isinstance(got, Update):
-            text = voice.say(obs.me, act_word(got), got.value, got.reason) if got.value in obs.item.options else ""
-            return Action(got, text, (), voice.tone)
-        if step == "propose" and got == obs.opening:
-            return Action(got, voice.opening(obs.preferences), (), voice.tone)
-        return got  # not a decision of this step: the game refuses it, naming the agent
+            if value in obs.item.options:
+                text = voice.say(obs.me, got.vote.lower(), value, got.reason)
+        elif step == "update" and isinstance(got, Update):
+            if got.value in obs.item.options:
+                text = voice.say(obs.me, act_word(got), got.value, got.reason)
+        elif step == "propose" and got == obs.opening:
+            text = voice.opening(obs.preferences)
+        # (a decision the game does not take is passed on unsaid: the game says why, naming the agent)
+        return Action(got, text, (), voice.tone)
 
 
 def structured(obj: Any) -> bool:

@@ -159,7 +159,8 @@ class MindStudy:
             out = start(group, policy, proposers, client, generator(config.seed, SYSTEM, s, g, variant),
                         f"{SYSTEM}/s{s}/g{g}/{variant}", max_rounds=config.max_rounds).run()
             record["variants"][variant] = [item_record(o) for o in out.items]
-            variant_events[variant] = out.events
+            if pair is not None and variant in pair:  # the judge reads these two transcripts
+                variant_events[variant] = out.events
             fallbacks += client.stats.fallbacks + (role.stats.fallbacks if role is not None else 0)
             calls.add(client.stats)
             if role is not None:

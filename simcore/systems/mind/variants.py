@@ -32,10 +32,14 @@ def variant_id(variant: str) -> str:
 
 
 def variant_object(variant: str) -> Any:
-    """The policy a variant names: a registered one, or a user's ``package.module:Class`` (built
-    with no arguments)."""
+    """The policy a variant names: a registered one, or a user's ``package.module:Attr``: an
+    agent with ``act(observation)`` (a class is built once per member, as
+    :func:`~simcore.systems.mind.match.start` seats it), or a policy with the structured
+    interface (a class built once, with no arguments)."""
     if ":" in variant:
         obj = load_ref(variant, "--variants")
+        if callable(getattr(obj, "act", None)):
+            return obj
         return _policy_object(obj() if isinstance(obj, type) else obj, "--variants", SYSTEM, POLICY_METHODS)
     return make("policy", variant_id(variant))
 
