@@ -281,7 +281,7 @@ class TravelVoteState:
     __slots__ = ("game", "group", "max_rounds", "proposers", "seats", "who", "items", "preferences", "transcript",
                  "outcome", "item", "round", "proposal", "step", "to_act", "_member", "_outcomes", "_opening",
                  "_toned", "_j", "_at", "_mes", "_values", "_ws", "_proposer", "_words", "_voters", "_last",
-                 "_appraisals", "_votes", "_texts", "_agrees")
+                 "_appraisals", "_votes", "_texts", "_agrees", "_proposer_seat")
 
     def __init__(self, game: TravelVoteGame, group: Group, proposers: Sequence[int], run_id: str):
         n = group.size
@@ -336,7 +336,7 @@ class TravelVoteState:
             dissents = tuple(Said(v, votes[v].revised_value, texts[v]) for v in self._voters
                              if votes[v].vote == "DISAGREE")
         return _observation((step, seat, i, self.round, self.max_rounds, item, self._mes[i], self.proposal,
-                             self.seats[self._proposer], words, dissents, last, len(self._voters), prefs))
+                             self._proposer_seat, words, dissents, last, len(self._voters), prefs))
 
     def legal(self, seat: str) -> Legal:
         mine = seat == self.to_act
@@ -439,6 +439,7 @@ class TravelVoteState:
         self._values = values = tuple([p.value for p in prefs])
         self._ws = ws = tuple([p.w for p in prefs])
         p = self._proposer = self.proposers[j]
+        self._proposer_seat = self.seats[p]
         self.proposal = values[p]
         self._words = self._opening[p]
         self._voters = [i for i in range(len(prefs)) if i != p]
@@ -493,7 +494,7 @@ class TravelVoteState:
             self._end_item(final, False, rnd)
         else:
             self.step = "update"
-            self.to_act = self.seats[self._proposer]
+            self.to_act = self._proposer_seat
 
     def _apply_update(self, action: Action) -> None:
         p, rnd, up = self._proposer, self.round, action.decision
