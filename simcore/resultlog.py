@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from simcore.files import fsync_dir, read_text
 from simcore.errors import InputError
+from simcore.systems import system_of_study
 
 FORMAT = 1
 #: header fields that must match for ``--resume`` to continue a log
@@ -63,6 +64,9 @@ class ResultLog:
             _drop_torn_tail(path)
             old_header, log.records = read_log(path)
             for key in IDENTITY:
+                if key == "study" and system_of_study(old_header.get(key)) is not None and \
+                        system_of_study(old_header.get(key)) == system_of_study(header.get(key)):
+                    continue  # the same system's study, under either of its paths
                 if old_header.get(key) != header.get(key):
                     field, old, new = _first_difference(key, old_header.get(key), header.get(key))
                     raise InputError(path, field, f"{old!r} in the log, {new!r} now; resume with the same "

@@ -16,7 +16,7 @@ from simcore.driver import play
 from simcore.errors import AgentError, IllegalMove, InputError
 from simcore.protocols.travel_vote import Action, Observation, Reading, TravelVoteGame
 from simcore.registry import register, unregister
-from simcore.systems.mind.match import play_group, start
+from simcore.systems.mind.match import start
 
 
 def _group(seed: int = 3, size: int = 3) -> Group:
@@ -203,9 +203,8 @@ def _lines(out):
 
 @pytest.mark.parametrize("how", ["class", "instance", "import path", "registered id", "act class"])
 def test_a_users_agent_takes_every_seat(how):
-    """Every way of naming the user's agent plays the same negotiation.  (A class used to be
-    taken as the policy itself and failed deep inside with AttributeError: 'str' object has
-    no attribute 'w'.)"""
+    """Every way of naming the user's agent plays the same negotiation: a class is built (once
+    per member), not called as if it were the policy."""
     want = _lines(simcore.mind_group(Stubborn(), seed=7))
     if how == "registered id":
         register("policy", "stubborn-test-v1", Stubborn, meta={"system": "mind"}, replace=True)

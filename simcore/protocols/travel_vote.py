@@ -48,7 +48,7 @@ import numpy as np
 
 from mockllm.exchanges import KEY as MODEL_DECISIONS
 from mockllm.tone import band_of
-from policies.travel_common import ACTIONS, Me, Update, Vote, fallback_value
+from policies.travel_common import Me, Update, Vote, fallback_value
 from scenarios.travel import CATALOGUE, Group, Item, Preference, item as get_item
 from simcore.contract import Legal, illegal
 from simcore.errors import InputError

@@ -14,6 +14,18 @@ STUDIES = {
 }
 
 
+def system_of_study(path: object) -> str | None:
+    """The system a study path names (``"simcore.systems.mind:STUDY"``; sweep logs of simcore
+    0.1 name ``"simcore.studies.mind:STUDY"``), or None for another study."""
+    if not isinstance(path, str):
+        return None
+    module = path.split(":")[0]
+    for name, mod in STUDIES.items():
+        if module in (mod, f"simcore.studies.{name}"):
+            return name
+    return None
+
+
 def available() -> list[str]:
     """Systems whose study module is present, in the canonical order."""
     return [name for name, mod in STUDIES.items() if importlib.util.find_spec(mod) is not None]

@@ -19,10 +19,10 @@ _MIND_V2 = {"push_margin": 2, "yield_rule": "urgency", "push_rule": "margin", "b
             "warm_stance": "accommodate"}
 #: ... and in the first reading (v1): push only when Strict, accept one's own last offer,
 #: "no preference" as a nominal item's middle ground
-#: and one fixed plain phrase per act (what Appraisal-only said before the varied wording)
+#: and one fixed plain phrase per act
 _MIND_V1 = {**_MIND_V2, "push_rule": "margin-strict", "accept_own_offer": True, "flexible_middle": True,
             "plain_wording": "fixed"}
-#: Tone-only's second reading: a Warm voter without appraisal compromises (DISAGREE) like a Firm one;
+#: tone-only-v2: a Warm voter without appraisal compromises (DISAGREE) like a Firm one;
 #: tone-only-v3 reads B5's Warm "Ready to accommodate" (AGREE).  The switch matters only without appraisal.
 _TONE_V2 = {"warm_stance": "compromise"}
 #: base-v3's agree_max_w: of 0..7, the value whose Base DR on the default study (201 groups, seed 0) is
