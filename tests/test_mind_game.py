@@ -10,12 +10,15 @@ import pytest
 import simcore
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
-from policies.travel_common import Update, Vote
+from policies.mind import MindPolicy
+from policies.travel_common import Dissent, Update, Vote
 from scenarios.travel import Group, Persona, Preference, generate_group
 from simcore.driver import play
 from simcore.errors import AgentError, IllegalMove, InputError
 from simcore.protocols.travel_vote import Action, Observation, Reading, TravelVoteGame
 from simcore.registry import register, unregister
+from simcore.study import run_study
+from simcore.systems.mind import STUDY_PATH, MindConfig
 from simcore.systems.mind.match import start
 
 
@@ -233,7 +236,6 @@ def test_bare_decisions_are_said_as_the_built_in_member_says_them():
                 return obs.opening
             if obs.step == "vote":
                 return self.policy.vote(obs.me, obs.proposal, None, obs.last_offer)
-            from policies.travel_common import Dissent
             return self.policy.update(obs.me, obs.proposal, [Dissent(d.voter, d.revised_value) for d in obs.dissents],
                                       obs.voters)
 
@@ -294,7 +296,6 @@ def test_what_is_not_an_agent_is_one_error_naming_the_argument():
 def test_the_built_in_agents_faults_are_simcores(monkeypatch):
     """A built-in policy's illegal move is an IllegalMove naming the seat agent (a bug in
     simcore), not a user's AgentError."""
-    from policies.mind import MindPolicy
 
     monkeypatch.setattr(MindPolicy, "vote", lambda self, me, proposal, g, last=None:
                         Vote("DISAGREE", "push", "the moon", "preference"))
@@ -309,8 +310,6 @@ def test_the_built_in_agents_faults_are_simcores(monkeypatch):
 def test_a_users_agent_plays_a_variant_of_the_study():
     """``simcore run mind --variants package.module:Class``: an agent with act(observation)
     plays as the structured policy making the same decisions does."""
-    from simcore.study import run_study
-    from simcore.systems.mind import STUDY_PATH, MindConfig
 
     got = {v: run_study(STUDY_PATH, MindConfig(groups=3, variants=(v, "mind")), workers=1).metrics["results"]
            for v in ("test_mind_game:StubbornAgent", "test_mind_game:Stubborn")}
