@@ -20,6 +20,7 @@ system (or an object with the system's policy interface), and each error is one
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Sequence
 
 from simcore.argcheck import _policy_object, _registered_id, seed_sequence
@@ -31,28 +32,31 @@ from simcore.systems.scorable.match import session_match as scorable_match
 
 # ------------------------------------------------------------------ MIND
 def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, proposers: Sequence[int] | None = None,
-               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None, _seats=None):
+               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None, seats: Any = None, _seats=None):
     """One MIND group (section 3.2, Algorithm 1) negotiated by ``policy`` for every member.
 
     ``policy``: a registered MIND-family id (``mind-v2``, ``base-v3``, ``tone-only-v3``, ...) or
-    your object with ``vote(me, proposal, guessed_w, last_offer)``, ``update(me, proposal,
-    dissents, n_voters)``, ``guess(guessed_w)`` and the flags ``tone`` / ``appraisal``
-    (docs/api.md, "Your own policy").  ``group``: a :class:`scenarios.travel.Group`, or None for a
-    generated one of ``size`` members.  ``proposers``: one member index per negotiated item (None:
-    drawn from the seed).  Returns the :class:`simcore.protocols.travel_vote.GroupOutcome`."""
+    your agent -- a class (built once per member), an instance, or ``"package.module:Class"`` --
+    with ``act(observation)`` (docs/api.md, "Your own agent"), or with ``vote(me, proposal,
+    guessed_w, last_offer)``, ``update(me, proposal, dissents, n_voters)``, ``guess(guessed_w)``
+    and the flags ``tone`` / ``appraisal`` ("Your own policy").  ``seats``: ``{"m1": value}``
+    for members played by another policy or agent (the same kinds of value).  ``group``: a
+    :class:`scenarios.travel.Group`, or None for a generated one of ``size`` members.
+    ``proposers``: one member index per negotiated item (None: drawn from the seed).  Returns the
+    :class:`simcore.protocols.travel_vote.GroupOutcome`."""
+    # (imported here, as in every function of this module: ``import simcore`` stays light)
     import numpy as np
 
     from mockllm.client import ModelClient
     from scenarios.travel import Group, generate_group
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.agents import MindSeat
+    from simcore.systems.mind.match import start
 
     seq = seed_sequence(seed)
-    pol = _policy_object(policy, "policy", "mind", ("vote", "update", "guess"))
-    for flag in ("tone", "appraisal"):
-        if not isinstance(getattr(pol, flag, None), bool):
-            raise InputError("policy", type(pol).__name__, f"needs a boolean attribute {flag!r}")
-    if not isinstance(max_rounds, int) or max_rounds < 1:
+    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
         raise InputError("max_rounds", repr(max_rounds), "must be an int >= 1")
+    if seats is not None and not isinstance(seats, Mapping):
+        raise InputError("seats", type(seats).__name__, 'expected a mapping of seats to agents, e.g. {"m1": "base-v3"}')
     streams = seq.spawn(3)
     if group is None:
         if not isinstance(size, int) or not 2 <= size <= 8:
@@ -63,12 +67,15 @@ def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, propose
     if proposers is None:
         pick = np.random.default_rng(streams[1])
         proposers = [int(pick.integers(group.size)) for _ in group.items]
-    seats = None
-    if _seats is not None:  # simcore.env: proxies in the caller's seats
-        seats = {i: w for i in range(group.size) if (w := _seats(f"m{i}", pol)) is not None}
-    return negotiate_group(group, pol, list(proposers), ModelClient(_backend(backend)),
-                           np.random.default_rng(streams[2]), f"mind/api/{getattr(pol, 'name', 'policy')}",
-                           max_rounds=max_rounds, seats=seats)
+    client = ModelClient(_backend(backend))
+    match = start(group, policy, list(proposers), client, np.random.default_rng(streams[2]),
+                  lambda name: f"mind/api/{name}", max_rounds=max_rounds, seats=seats)
+    if _seats is not None:  # simcore.env: proxies in the caller's seats, speaking as the members they replace
+        for seat_, agent in match.agents.items():
+            proxy = _seats(seat_, agent.policy) if isinstance(agent, MindSeat) else None
+            if proxy is not None:
+                match.agents[seat_] = MindSeat(proxy, agent.voice)
+    return match.run()
 
 
 # ------------------------------------------------------------------ ASTRA

@@ -58,7 +58,7 @@ from simcore.progress import Progress
 from simcore.resultlog import ResultLog, dumps, read_log
 from simcore.seeding import derive
 from simcore.study import Job, JobOutput, Summary, _Call
-from simcore.systems import STUDIES
+from simcore.systems import STUDIES, system_of_study
 from simcore.tables import Table
 from simcore.transcript import _jsonable
 
@@ -779,9 +779,8 @@ def _same_form(base: Any, key: str, value: Any) -> Any:
     now (sweeps written by simcore 0.1 name ``simcore.studies.<system>:STUDY``); anything else
     as it is."""
     if key == "study" and isinstance(value, str):
-        module, sep, attr = value.partition(":")
-        system = module[len("simcore.studies."):] if module.startswith("simcore.studies.") else None
-        return f"{STUDIES[system]}{sep}{attr}" if system in STUDIES else value
+        system = system_of_study(value)
+        return f"{STUDIES[system]}:{value.partition(':')[2]}" if system is not None else value
     if key != "grid" or not isinstance(value, Mapping):
         return value
     out = {}

@@ -37,8 +37,8 @@ def test_a_bad_argument_is_one_error_naming_it(call, argument, says):
 
 def test_the_protocol_functions_check_their_arguments_too():
     from scenarios.scorable import load_game
+    from simcore.systems.mind.match import play_group
     from simcore.systems.scorable.match import start
-    from simcore.protocols.travel_vote import negotiate_group
 
     game = load_game("harbour-sport-park-v1")
     with pytest.raises(InputError, match="method: 'proposed'"):  # was a bare KeyError
@@ -54,9 +54,9 @@ def test_the_protocol_functions_check_their_arguments_too():
     client, rng = ModelClient(simcore.make("backend", "mock-v1")), np.random.default_rng(0)
     for bad in ([7] * len(group.items), [-1] * len(group.items)):  # was an IndexError / silently accepted
         with pytest.raises(InputError, match="proposers"):
-            negotiate_group(group, simcore.make("policy", "mind-v2"), bad, client, rng, "mind/t")
+            play_group(group, simcore.make("policy", "mind-v2"), bad, client, rng, "mind/t")
     # a registered id where a policy object goes: accepted (was an AttributeError)
-    assert negotiate_group(group, "mind-v2", [0] * len(group.items), client, rng, "mind/t").items
+    assert play_group(group, "mind-v2", [0] * len(group.items), client, rng, "mind/t").items
 
 
 def test_the_registry_makes_protocols_and_studies():

@@ -111,14 +111,14 @@ def test_astra_episode(data, at, partner):
 def test_mind_group(data, at, variant):
     from mockllm.client import ModelClient
     from scenarios.travel import generate_group
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.match import play_group
     from simcore.registry import make
 
     rng = np.random.default_rng(5)
     group = generate_group("fuzz", 3, rng)
     backend = FuzzBackend(data, at)
     client = ModelClient(backend)
-    out = negotiate_group(group, make("policy", variant), [0] * len(group.items), client, rng, "fuzz")
+    out = play_group(group, make("policy", variant), [0] * len(group.items), client, rng, "fuzz")
     assert len(out.items) == len(group.items)
     assert client.stats.fallbacks == expected_fallbacks(backend.log)
 

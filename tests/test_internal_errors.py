@@ -37,11 +37,10 @@ def _scorable_deal_off_the_board(monkeypatch):
 
 
 def _mind_update_names_no_option(monkeypatch):
-    from simcore.protocols import travel_vote
+    from policies.mind import MindPolicy
+    from policies.travel_common import Update
 
-    real = travel_vote._check_value
-    monkeypatch.setattr(travel_vote, "_check_value",
-                        lambda item, value, who, pol: real(item, "the moon", who, pol))
+    monkeypatch.setattr(MindPolicy, "update", lambda self, me, proposal, dissents, n: Update("UPDATE", "the moon"))
     return (["run", "mind", "--groups", "1", "--variants", "mind"],
             ["'the moon'", "the value must be an option of"])
 

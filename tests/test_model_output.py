@@ -269,7 +269,7 @@ CRASHERS = {  # the answers that aborted runs before (issue 11), put where they 
 GENERIC = ['{"a": ' + "[" * 50_000 + "]" * 50_000 + "}", '{"a": 1' + "0" * 5000 + "}", "", "{", "null",
            '{"kind": "propose"}', '{"utterance": 3, "offer": [1]}', '{"Mayor": [{"entity": "issue"}]}']
 E2E = {  # small runs of each system's study
-    "mind": ("simcore.studies.mind", "MindConfig", dict(groups=2, sizes=(3,))),
+    "mind": ("simcore.systems.mind", "MindConfig", dict(groups=2, sizes=(3,))),
     "scorable": ("simcore.systems.scorable", "ScorableConfig", dict(trials=1, methods=("llm-pe-all", "proposed-p1"))),
     "astra": ("simcore.systems.astra", "AstraConfig", dict(episodes=1, partners=("base", "fair"))),
     "dominance": ("simcore.studies.dominance", "DominanceConfig", dict(dialogues=2)),

@@ -100,7 +100,7 @@ def test_the_mind_bootstrap_gives_the_same_intervals_whatever_its_chunk(monkeypa
     import numpy as np
 
     import simcore.metrics.mind_figures as mf
-    from simcore.studies.mind import STUDY as MIND, MindConfig, _Groups
+    from simcore.systems.mind.study import STUDY as MIND, MindConfig, _Groups
 
     cfg = MindConfig(groups=9, variants=("mind", "base"))
     outputs = [MIND.run_job(cfg, job) for job in MIND.jobs(cfg)]

@@ -25,7 +25,7 @@ import attrs
 from simcore.errors import InputError
 from simcore.jsonread import read_json
 from simcore.report.checked import wrap
-from simcore.systems import STUDIES
+from simcore.systems import STUDIES, system_of_study
 from simcore.transcript import Event, jsonl_lines
 from simcore.transcript import run_of_line as _run_of
 
@@ -92,15 +92,6 @@ class Sweep:
     summary: dict
 
 
-def _system_of_study(study: str) -> str | None:
-    """``sweep.json``'s study is the study name ("mind") or its path ("simcore.systems.mind:STUDY";
-    sweeps written by simcore 0.1 name "simcore.studies.mind:STUDY")."""
-    for name, module in STUDIES.items():
-        if study == name or study.split(":")[0] in (module, f"simcore.studies.{name}"):
-            return name
-    return None
-
-
 def load_run(path: str) -> Run:
     mpath = os.path.join(path, "metrics.json")
     metrics = read_json(mpath)
@@ -118,7 +109,7 @@ def load_sweep(path: str) -> Sweep:
     summary = read_json(spath)
     if not isinstance(summary, dict) or not isinstance(summary.get("points"), list):
         raise InputError(spath, "points", "missing: not a sweep summary written by this simcore version")
-    system = _system_of_study(str(summary.get("study", "")))
+    system = system_of_study(str(summary.get("study", "")))
     if system is None:
         raise InputError(spath, "study", f"{summary.get('study')!r} names no known system ({', '.join(STUDIES)})")
     failed, missing = summary.get("failed") or 0, summary.get("missing") or 0
