@@ -6,10 +6,14 @@ from typing import Sequence
 
 import attrs
 import click
+from click.core import ParameterSource
 
 from simcore.cli_options import (CommaInts, FloatRange, SeatChoice, backend_options, backend_settings,
                                  common_options)
+from simcore.errors import InputError
 from simcore.launch import launch
+from simcore.runopts import BACKEND_META, SWEEP_META
+from simcore.sweep import parse_grid, plan
 from simcore.study import run_study
 from simcore.systems.mind.evidence import TOM_PAPER
 from simcore.systems.mind.registry import JUDGES, POLICY_IDS, SYSTEM, VARIANTS
@@ -38,7 +42,9 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
               help="Probability that wording slips to a neighbouring tone band [default: calibrated 0.20].")
 @click.option("--no-transcripts", is_flag=True, help="Do not keep transcripts (smaller, faster).")
 @backend_options
-@click.option("--calibrate", is_flag=True, help="Print ToM Acc(+-2) over a grid of --tone-noise values and exit.")
+@click.option("--calibrate", is_flag=True,
+              help="Print ToM Acc(+-2) over a grid of --tone-noise values (or those of --grid tone_noise=...) "
+                   "and exit; writes nothing.")
 def command(seed, workers, out, progress, groups, sizes, variants, judge, seeds, tone_noise, no_transcripts,
             backend, backend_args, record, replay, calibrate, **sweep):
     """MIND group travel negotiation (Base, MIND, Tone-only, Appraisal-only)."""
@@ -47,7 +53,8 @@ def command(seed, workers, out, progress, groups, sizes, variants, judge, seeds,
                         **backend_settings(backend, backend_args, record, replay, workers),
                         **({} if tone_noise is None else {"tone_noise": tone_noise}))
     if calibrate:
-        calibrate_tone_noise(config, workers=workers)
+        values = calibration_values(config)
+        calibrate_tone_noise(config, workers=workers, **({} if values is None else {"grid": values}))
         return
     launch(STUDY_PATH, config, workers=workers, out=out, progress=progress, **sweep)
 
@@ -55,6 +62,38 @@ def command(seed, workers, out, progress, groups, sizes, variants, judge, seeds,
 def run_default(seed: int = 0, workers: int = 1, out: str | None = "runs/mind", progress=None):
     return launch(STUDY_PATH, MindConfig(seed=seed), workers=workers, out=out,
                   progress=progress)
+
+
+#: options --calibrate refuses: it prints a table for each tone_noise value and writes nothing
+_NOT_CALIBRATED = ("replicates", "resume", "overwrite", "robustness", "json", "metrics", "executor", "scheduler")
+
+
+def calibration_values(config: MindConfig) -> tuple[float, ...] | None:
+    """The tone_noise values ``--calibrate`` runs: those of ``--grid tone_noise=V1,V2,...``,
+    or None (its default values) without --grid.  Another grid key, another sweep option,
+    ``--out``, ``--log-calls`` and ``--concurrency`` would be ignored, so each is refused
+    with one line."""
+    ctx = click.get_current_context()
+    opts = ctx.meta.get(SWEEP_META, {})
+    given = [f"--{name}" for name in _NOT_CALIBRATED if opts.get(name) not in (None, False, ())]
+    transport = ctx.meta.get(BACKEND_META, {})
+    given += [f"--{name.replace('_', '-')}" for name in ("log_calls", "concurrency")
+              if transport.get(name) not in (None, 1)]
+    if ctx.get_parameter_source("out") not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP):
+        given.append("--out")
+    if given:
+        raise InputError("--calibrate", given[0], "prints ToM accuracy for each tone_noise value and writes "
+                                                  "nothing: it takes --grid tone_noise=V1,V2,... (the values to "
+                                                  "calibrate over), --seed, --workers and the study's options only")
+    axes = parse_grid(config, opts.get("grid") or ())
+    if not axes:
+        return None
+    other = [a.key for a in axes if a.key != "tone_noise"]
+    if other:
+        raise InputError("--calibrate", f"--grid {other[0]}", "calibrates tone_noise only: give --grid "
+                                                               "tone_noise=V1,V2,... or no --grid (its default values)")
+    plan(config, axes, 1)  # each value through the config's validators: one line for a bad one
+    return tuple(axes[0].values)
 
 
 def calibrate_tone_noise(config: MindConfig, *, workers: int = 1,

@@ -129,6 +129,11 @@ def item_record(o) -> dict:
 class MindStudy:
     #: the metrics a sweep shows on the terminal (Table 1's headline columns; --metrics chooses others)
     sweep_headline = ("results.*.DHR", "results.*.DR", "results.*.S_total", "results.*.high_w_hit")
+    #: the shares among the metrics, with the metric counting each one's trials (a sweep gives
+    #: them Wilson intervals: simcore.metrics.proportions)
+    sweep_shares = {"results.*.DR": "n_items", "results.*.DHR": "n_debate", "results.*.F": "n_pairs",
+                    "results.*.high_w_hit": "n_high_w", "tom.*.acc1": "n", "tom.*.acc2": "n",
+                    "judge.*.win": "judge.n", "judge.*.loss": "judge.n", "judge.*.tie_break": "judge.n"}
     name = SYSTEM
 
     def jobs(self, config: MindConfig) -> list[Job]:
