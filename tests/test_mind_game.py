@@ -304,7 +304,7 @@ def test_the_built_in_agents_faults_are_simcores(monkeypatch):
     assert not m.users
     with pytest.raises(IllegalMove) as info:
         m.run()
-    assert "MindSeat 'mind' in seat 'm1' (vote)" in str(info.value) and "the moon" in str(info.value)
+    assert "MindPolicy 'mind' in seat 'm1' (vote)" in str(info.value) and "the moon" in str(info.value)
 
 
 def test_a_users_agent_plays_a_variant_of_the_study():

@@ -112,7 +112,7 @@ def test_every_module_reads_outside_json_through_jsonread():
            "simcore/sweep.py": "re-reads the base config it has just encoded",
            "simcore/testing.py": "test helper on its own events",
            "simcore/strategies.py": "test strategy on the mock's own answers",
-           "simcore/studies/mind.py": "its own compressed cache",
+           "simcore/systems/mind/study.py": "its own compressed cache",
            "simcore/transcript.py": "only asks whether a last line is complete",
            "mockllm/jsontext.py": "the mock's fast path for its own texts",
            "mockllm/dominance.py": "re-reads a vocabulary it has just encoded",

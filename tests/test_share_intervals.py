@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from simcore.cli import cli
 from simcore.metrics.proportions import COMMON_SHARES, pooled_wilson95, trials_metric, wilson95
-from simcore.studies.mind import STUDY as MIND
+from simcore.systems.mind import STUDY as MIND
 
 
 def test_wilson_stays_inside_zero_and_one():
