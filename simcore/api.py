@@ -27,12 +27,13 @@ from simcore.argcheck import _policy_object, _registered_id, seed_sequence
 from simcore.backends import backend_object as _backend
 from simcore.errors import InputError
 from simcore.systems.astra.match import episode_match as astra_match
+from simcore.systems.mind.match import group_match as mind_match
 from simcore.systems.scorable.match import session_match as scorable_match
 
 
 # ------------------------------------------------------------------ MIND
 def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, proposers: Sequence[int] | None = None,
-               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None, seats: Any = None, _seats=None):
+               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None, seats: Any = None):
     """One MIND group (section 3.2, Algorithm 1) negotiated by ``policy`` for every member.
 
     ``policy``: a registered MIND-family id (``mind-v2``, ``base-v3``, ``tone-only-v3``, ...) or
@@ -44,38 +45,8 @@ def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, propose
     :class:`scenarios.travel.Group`, or None for a generated one of ``size`` members.
     ``proposers``: one member index per negotiated item (None: drawn from the seed).  Returns the
     :class:`simcore.protocols.travel_vote.GroupOutcome`."""
-    # (imported here, as in every function of this module: ``import simcore`` stays light)
-    import numpy as np
-
-    from mockllm.client import ModelClient
-    from scenarios.travel import Group, generate_group
-    from simcore.systems.mind.agents import MindSeat
-    from simcore.systems.mind.match import start
-
-    seq = seed_sequence(seed)
-    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-        raise InputError("max_rounds", repr(max_rounds), "must be an int >= 1")
-    if seats is not None and not isinstance(seats, Mapping):
-        raise InputError("seats", type(seats).__name__, 'expected a mapping of seats to agents, e.g. {"m1": "base-v3"}')
-    streams = seq.spawn(3)
-    if group is None:
-        if not isinstance(size, int) or not 2 <= size <= 8:
-            raise InputError("size", repr(size), "a group has 2 to 8 members")
-        group = generate_group("api", size, np.random.default_rng(streams[0]))
-    elif not isinstance(group, Group):
-        raise InputError("group", type(group).__name__, "expected a scenarios.travel.Group or None")
-    if proposers is None:
-        pick = np.random.default_rng(streams[1])
-        proposers = [int(pick.integers(group.size)) for _ in group.items]
-    client = ModelClient(_backend(backend))
-    match = start(group, policy, list(proposers), client, np.random.default_rng(streams[2]),
-                  lambda name: f"mind/api/{name}", max_rounds=max_rounds, seats=seats)
-    if _seats is not None:  # simcore.env: proxies in the caller's seats, speaking as the members they replace
-        for seat_, agent in match.agents.items():
-            proxy = _seats(seat_, agent.policy) if isinstance(agent, MindSeat) else None
-            if proxy is not None:
-                match.agents[seat_] = MindSeat(proxy, agent.voice)
-    return match.run()
+    return mind_match(seed_sequence(seed), policy=policy, size=size, proposers=proposers, backend=backend,
+                      max_rounds=max_rounds, group=group, seats=seats).run()
 
 
 # ------------------------------------------------------------------ ASTRA

@@ -70,16 +70,17 @@ class NegotiationEnv(AECEnv):
     def __init__(self, spec, external: Sequence[str], seed: Any, options: dict, render_mode: Optional[str] = None):
         super().__init__()
         self.spec, self._options, self._seed = spec, dict(options), seed
-        self.possible_agents = list(spec.seats(self._options))
-        bad = [s for s in external if s not in self.possible_agents]
+        probe = spec.probe(self._options)  # the game's shape, read off one negotiation set up
+        self.possible_agents = list(spec.seats(probe))
+        bad = [s for s in external or () if s not in self.possible_agents]
         if bad:
             raise InputError("external", ", ".join(map(str, bad)),
                              f"no such seat; valid: {', '.join(self.possible_agents)}")
-        self.external = tuple(external)
+        self.external = tuple(self.possible_agents) if external is None else tuple(external)
         self.metadata = {"name": f"simcore_{spec.system}_v1", "render_modes": ["ansi"], "is_parallelizable": False}
         self.render_mode = render_mode
-        n_feat = spec.feature_count(self._options)
-        self._action_spaces = {s: spaces.Discrete(spec.action_count(self._options, s)) for s in self.possible_agents}
+        n_feat = spec.feature_count(probe)
+        self._action_spaces = {s: spaces.Discrete(spec.action_count(probe, s)) for s in self.possible_agents}
         self._observation_spaces = {
             s: spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (n_feat,), np.float32),
                             "action_mask": spaces.Box(0, 1, (self._action_spaces[s].n,), np.int8)})
@@ -213,6 +214,5 @@ def make_env(system: str, *, external: Optional[Sequence[str] | str] = None, see
         raise InputError("render_mode", repr(render_mode), "valid: None, 'ansi'")
     spec = importlib.import_module(STUDIES[system]).ENV
     spec.check(options)
-    seats = spec.seats(options)
-    external = tuple(seats) if external is None else (external,) if isinstance(external, str) else tuple(external)
+    external = (external,) if isinstance(external, str) else None if external is None else tuple(external)
     return NegotiationEnv(spec, external, seed, options, render_mode)

@@ -165,13 +165,13 @@ def check_policy(policy: Any, *, system: Optional[str] = None, seat: Optional[st
         return _check_by_conformance_run(policy, system, seat, tuple(seeds))
     if isinstance(policy, str) and ":" in policy:
         policy = load_ref(policy, "policy")
-    seat = seat or spec.seats({})[0]
+    seat = seat or spec.check_seats()[0]
     if seat not in spec.check_seats():
         _fail(repr(policy), f"{system} has no seat {seat!r}; valid: {', '.join(spec.check_seats())}")
     findings: list[Finding] = []
     asked: set = set()
     played = 0
-    for opponent in list(spec.opponents(seat)) + [None]:
+    for opponent in list(spec.opponents(seat, policy)) + [None]:
         name = opponent if opponent is not None else "random legal play"
         for seed in seeds:
             runs = []

@@ -100,3 +100,47 @@ def test_a_seat_the_system_lacks_is_one_clear_error():
         check_policy(Fair, system="astra", seat="referee")
     with pytest.raises(ConformanceError, match="system must be one of"):
         check_policy(Fair)
+
+
+class GuessesFortyTwo:
+    """A MIND policy whose reading of another's willingness is 42 (the scale is 1-10) and whose
+    update() is broken: a check that never makes it propose never sees the second."""
+
+    name, tone, appraisal = "guesses-42", False, True
+
+    def guess(self, guessed_w):
+        return 42
+
+    def vote(self, me, proposal, guessed_w, last_offer=None):
+        from policies.travel_common import Vote
+
+        return Vote("AGREE", "accept", None, "preference")
+
+    def update(self, me, proposal, dissents, n_voters):
+        raise RuntimeError("update is broken")
+
+
+def test_a_mind_policy_s_broken_update_and_out_of_scale_guess_are_found():
+    with pytest.raises(ConformanceError) as info:
+        check_policy(GuessesFortyTwo, system="mind", seeds=range(1))
+    text = str(info.value)
+    assert "act() raised RuntimeError: update is broken (decision: update)" in text
+    assert "it inferred a willingness of 42" in text and "outside the scale 1-10" in text
+
+
+class OffTheBoard:
+    """A scorable party that proposes a deal with options the game does not have."""
+
+    def act(self, obs):
+        return (9, 9, 9, 9, 9)
+
+
+def test_a_scorable_deal_off_the_board_is_found_and_the_methods_pass():
+    with pytest.raises(ConformanceError, match="a deal is one option per issue"):
+        check_policy(OffTheBoard, system="scorable", seeds=range(1))
+    assert check_policy("scorable-proposed-all-v1", seeds=range(1)) > 0
+
+
+def test_the_built_in_mind_policies_pass():
+    assert check_policy("mind-v2", seeds=range(1)) > 0
+    assert check_policy("base-v3", seeds=range(1)) > 0

@@ -144,13 +144,6 @@ OPTIONS = ("agent", "partner", "domain", "setup", "rounds", "backend", "partner_
            "notice_rounds")
 
 
-def check_options(options) -> None:
-    """One line naming an option :func:`episode_match` does not take."""
-    bad = sorted(set(options) - set(OPTIONS))
-    if bad:
-        raise InputError("options", ", ".join(bad), f"valid: {', '.join(OPTIONS)}")
-
-
 def episode_match(seq, *, agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2",
                   domain: str = "casino-v1", setup: str = "integrative", rounds: int = 15, backend: Any = "mock-v1",
                   partner_values: Optional[Valuation] = None, no_deal_payoff: str = "zero",

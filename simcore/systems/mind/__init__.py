@@ -12,6 +12,7 @@ show``'s rendering and the playthroughs) and :mod:`.cli` (the command).  The gam
 """
 
 from simcore.systems.mind.cli import STUDY_PATH, calibrate_tone_noise, command, run_default
+from simcore.systems.mind.envspec import ENV
 from simcore.systems.mind.evidence import CLAIMS, READER_FITS, ROLES, TOM_PAPER
 from simcore.systems.mind.match import play_group, start
 from simcore.systems.mind.registry import POLICY_IDS, REGISTRY, SYSTEM, VARIANTS, describe_scenario
@@ -19,6 +20,6 @@ from simcore.systems.mind.render import PLAYTHROUGHS, render_run
 from simcore.systems.mind.study import STUDY, MindConfig
 from simcore.systems.mind.tables import tables
 
-__all__ = ["SYSTEM", "STUDY", "STUDY_PATH", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
+__all__ = ["ENV", "SYSTEM", "STUDY", "STUDY_PATH", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
            "render_run", "describe_scenario", "calibrate_tone_noise", "MindConfig", "VARIANTS", "POLICY_IDS",
            "TOM_PAPER", "READER_FITS", "tables", "start", "play_group"]

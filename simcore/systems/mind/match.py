@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, Callable, Mapping, Optional, Sequence, Union
 
 import attrs
+import numpy as np
 
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
@@ -39,6 +40,7 @@ from mockllm.roles_mind import BaseRole
 from policies.mad import MadPolicy
 from policies.mind import MindPolicy
 from scenarios.travel import Group, generate_group, item as get_item
+from simcore.backends import backend_object
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
 from simcore.protocols.travel_vote import GroupOutcome, TravelVoteGame
@@ -99,7 +101,9 @@ def start(group: Group, policy: Any, proposers: Sequence[int], client: ModelClie
     def finish(state) -> GroupOutcome:
         return attrs.evolve(state.outcome, variant=variant, fallbacks=client.stats.fallbacks)
 
-    return Match(state, agents, frozenset(users), finish)
+    setups = {s: SeatSetup(SYSTEM, s, _items(group), _preferences(group, i), rng, client)
+              for i, s in enumerate(names)}
+    return Match(state, agents, frozenset(users), finish, setups)
 
 
 def play_group(group: Group, policy: Any, proposers: Sequence[int], client: ModelClient, rng: Any,
@@ -107,6 +111,37 @@ def play_group(group: Group, policy: Any, proposers: Sequence[int], client: Mode
                seats: Optional[Mapping[str, Any]] = None) -> GroupOutcome:
     """:func:`start`'s negotiation played to the end: its :class:`GroupOutcome`."""
     return start(group, policy, proposers, client, rng, run_id, max_rounds=max_rounds, seats=seats).run()
+
+
+#: the options of :func:`group_match` (the API's and the environment's)
+OPTIONS = ("policy", "size", "proposers", "backend", "max_rounds", "group", "seats")
+
+
+def group_match(seq, *, policy: Any = DEFAULT_POLICY, size: int = 3, proposers: Optional[Sequence[int]] = None,
+                backend: Any = "mock-v1", max_rounds: int = 3, group: Optional[Group] = None,
+                seats: Optional[Mapping[str, Any]] = None) -> Match:
+    """:func:`start` from the arguments the public API takes, each checked first (one
+    :class:`~simcore.errors.InputError` line naming it), from the SeedSequence ``seq``: its
+    three children give the group (``size`` members, unless ``group`` is given), the
+    proposers (unless given: one member index per item) and the words' generator.  The run
+    id is ``mind/api/<the policy's name>``."""
+    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
+        raise InputError("max_rounds", repr(max_rounds), "must be an int >= 1")
+    if seats is not None and not isinstance(seats, Mapping):
+        raise InputError("seats", type(seats).__name__, 'expected a mapping of seats to agents, e.g. {"m1": "base-v3"}')
+    streams = seq.spawn(3)
+    if group is None:
+        if not isinstance(size, int) or isinstance(size, bool) or not 2 <= size <= 8:
+            raise InputError("size", repr(size), "a group has 2 to 8 members")
+        group = generate_group("api", size, np.random.default_rng(streams[0]))
+    elif not isinstance(group, Group):
+        raise InputError("group", type(group).__name__, "expected a scenarios.travel.Group or None")
+    if proposers is None:
+        pick = np.random.default_rng(streams[1])
+        proposers = [int(pick.integers(group.size)) for _ in group.items]
+    client = ModelClient(backend_object(backend))
+    return start(group, policy, list(proposers), client, np.random.default_rng(streams[2]),
+                 lambda name: f"{SYSTEM}/api/{name}", max_rounds=max_rounds, seats=seats)
 
 
 def _builtin_policy(value: Any, name: str) -> Any:

@@ -12,6 +12,7 @@ scorable``'s jobs and tables), :mod:`.render` (step-through, playthroughs) and :
 """
 
 from simcore.systems.scorable.cli import command, run_default
+from simcore.systems.scorable.envspec import ENV
 from simcore.systems.scorable.evidence import CLAIMS, ROLES
 from simcore.systems.scorable.match import SessionResult, session_match, start
 from simcore.systems.scorable.methods import METHOD_IDS, METHODS, Method
@@ -20,6 +21,6 @@ from simcore.systems.scorable.registry import GAMES, REGISTRY, SYSTEM
 from simcore.systems.scorable.render import PLAYTHROUGHS, render_run
 from simcore.systems.scorable.study import STUDY, ScorableConfig
 
-__all__ = ["SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
+__all__ = ["ENV", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
            "ScorableConfig", "METHODS", "METHOD_IDS", "GAMES", "Method", "start", "session_match", "SessionResult",
            "TurnDraws"]
