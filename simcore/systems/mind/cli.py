@@ -8,7 +8,7 @@ import attrs
 import click
 from click.core import ParameterSource
 
-from simcore.cli_options import (CommaInts, FloatRange, SeatChoice, backend_options, backend_settings,
+from simcore.cli_options import (CommaInts, FloatRange, SeatChoice, backend_options, backend_settings, seat_option,
                                  common_options)
 from simcore.errors import InputError
 from simcore.launch import launch
@@ -16,7 +16,7 @@ from simcore.runopts import BACKEND_META, SWEEP_META
 from simcore.sweep import parse_grid, plan
 from simcore.study import run_study
 from simcore.systems.mind.evidence import TOM_PAPER
-from simcore.systems.mind.registry import JUDGES, POLICY_IDS, SYSTEM, VARIANTS
+from simcore.systems.mind.registry import JUDGES, POLICY_IDS, SEAT_NAMES, SYSTEM, VARIANTS
 from simcore.systems.mind.study import MindConfig
 from simcore.systems.mind.tables import number_cell, share_cell
 
@@ -42,14 +42,18 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
               help="Probability that wording slips to a neighbouring tone band [default: calibrated 0.20].")
 @click.option("--no-transcripts", is_flag=True, help="Do not keep transcripts (smaller, faster).")
 @backend_options
+@seat_option(SYSTEM, {s: None for s in SEAT_NAMES},
+             "A member played by another policy in every group and variant: mN=POLICY (m0 the first member), "
+             "a variant name, a registered id or package.module:Class (your own agent, docs/api.md).",
+             names=tuple(VARIANTS))
 @click.option("--calibrate", is_flag=True,
               help="Print ToM Acc(+-2) over a grid of --tone-noise values (or those of --grid tone_noise=...) "
                    "and exit; writes nothing.")
 def command(seed, workers, out, progress, groups, sizes, variants, judge, seeds, tone_noise, no_transcripts,
-            backend, backend_args, record, replay, calibrate, **sweep):
+            backend, backend_args, record, replay, seats, calibrate, **sweep):
     """MIND group travel negotiation (Base, MIND, Tone-only, Appraisal-only)."""
     config = MindConfig(seed=seed, seeds=seeds, groups=groups, sizes=sizes, variants=variants,
-                        transcripts=not no_transcripts, judge=judge,
+                        transcripts=not no_transcripts, judge=judge, seats=seats,
                         **backend_settings(backend, backend_args, record, replay, workers),
                         **({} if tone_noise is None else {"tone_noise": tone_noise}))
     if calibrate:

@@ -9,6 +9,8 @@ from scenarios.travel import CATALOGUE
 SYSTEM = "mind"
 PROTOCOL_ID = "travel-vote-v1"
 #: the study's variant names and the registry ids they stand for (the current versions)
+#: a group's seats: its members by index (groups have 2 to 8 members)
+SEAT_NAMES = tuple(f"m{i}" for i in range(8))
 VARIANTS = {"base": "base-v3", "mind": "mind-v2", "tone-only": "tone-only-v3",
             "appraisal-only": "appraisal-only-v2"}
 

@@ -32,7 +32,7 @@ from simcore.role_backends import check_roles, role_backend_label
 from simcore.seeding import generator
 from simcore.study import Job, JobOutput, Summary, with_model_calls
 from simcore.systems.mind.match import start
-from simcore.systems.mind.registry import JUDGES, POLICY_IDS, SYSTEM, VARIANTS
+from simcore.systems.mind.registry import JUDGES, POLICY_IDS, SEAT_NAMES, SYSTEM, VARIANTS
 from simcore.systems.mind.tables import tables
 from simcore.systems.mind.variants import base_role, judge_pair, judge_role, variant_object, variant_policy
 
@@ -91,6 +91,19 @@ class MindConfig:
     roles: tuple = attrs.field(default=(), converter=lambda v: check_roles(v, SYSTEM))
     # a request the --replay cassette lacks: stop the run ("error") or count a fallback
     replay_misses: str = attrs.field(default="error", validator=attrs.validators.in_(("error", "fallback")))
+    # members played by another policy in every group and variant (--seat mN=POLICY): ((seat, policy), ...)
+    seats: tuple = attrs.field(default=(), converter=lambda v: tuple((str(a), str(b)) for a, b in v))
+
+    @seats.validator
+    def _check_seats(self, _a, value):
+        for seat_, policy in value:
+            if seat_ not in SEAT_NAMES:
+                raise ValueError(f"seats: mind has no seat {seat_!r}; seats: m0 .. m7 (a group's members)")
+            if int(seat_[1:]) >= min(self.sizes):
+                raise ValueError(f"seats: {seat_} is not a member of a group of {min(self.sizes)} (--sizes)")
+            why = seat_ref(policy, SYSTEM, None, tuple(VARIANTS) + POLICY_IDS)
+            if why:
+                raise ValueError(f"seats: {seat_}={policy}: {why}")
 
     @variants.validator
     def _check_variants(self, _a, value):
@@ -162,7 +175,8 @@ class MindStudy:
             client = ModelClient(backend)
             policy, role = base_role(config, policy, backend, s, g, variant)
             out = start(group, policy, proposers, client, generator(config.seed, SYSTEM, s, g, variant),
-                        f"{SYSTEM}/s{s}/g{g}/{variant}", max_rounds=config.max_rounds).run()
+                        f"{SYSTEM}/s{s}/g{g}/{variant}", max_rounds=config.max_rounds,
+                        seats={k: variant_policy(config, v) for k, v in config.seats}).run()
             record["variants"][variant] = [item_record(o) for o in out.items]
             if pair is not None and variant in pair:  # the judge reads these two transcripts
                 variant_events[variant] = out.events

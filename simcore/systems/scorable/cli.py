@@ -7,7 +7,9 @@ import os
 import click
 
 from scenarios.scorable import check_playable, load_game
-from simcore.cli_options import CommaChoice, FloatRange, backend_options, backend_settings, common_options
+from simcore.cli_options import (CommaChoice, FloatRange, backend_options, backend_settings, common_options,
+                                 seat_option)
+from simcore.errors import InputError
 from simcore.launch import launch
 from simcore.systems.scorable.methods import METHOD_IDS
 from simcore.systems.scorable.registry import GAMES, SYSTEM
@@ -77,11 +79,13 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
 @click.option("--keep-transcripts", type=click.IntRange(0, 1_000_000), default=3, show_default=True,
               help="Trials per method whose full turn-by-turn events are written.")
 @backend_options
+@seat_option(SYSTEM, None, "A party played by another agent in every session: PARTY=POLICY (a party's short name "
+             "in the game, e.g. SportCo), a registered id or package.module:Class (your own agent, docs/api.md).")
 def command(seed, workers, out, progress, game, methods, trials, sigma, floor, assumed_reservation,
             acceptance_rule, assumed_share, assumed_threshold, concession_exponent, aspiration_start, aspiration_end,
             amend_max_issues, echo_words, implicit_knowledge, final_aspiration, cues_per_turn, echo_history,
             threshold_test, omit, vague, misread, pe_forget, pe_jitter,
-            keep_transcripts, backend, backend_args, record, replay):
+            keep_transcripts, backend, backend_args, record, replay, seats):
     """The scorable multi-party game with the Bayesian opponent model (seed Tables 1-2)."""
     if os.path.exists(game):
         game = os.path.abspath(game)
@@ -96,7 +100,11 @@ def command(seed, workers, out, progress, game, methods, trials, sigma, floor, a
                             final_aspiration=final_aspiration,
                             **{k: v for k, v in (("aspiration_start", aspiration_start),
                                                  ("aspiration_end", aspiration_end)) if v is not None},
-                            **backend_settings(backend, backend_args, record, replay, workers))
+                            seats=seats, **backend_settings(backend, backend_args, record, replay, workers))
+    shorts = [p.short for p in load_game(config.game).parties]
+    bad = [s for s, _ in seats if s not in shorts]
+    if bad:
+        raise InputError("--seat", bad[0], f"{config.game} has no party {bad[0]!r}; parties: {', '.join(shorts)}")
     # a bad or unplayable --game is one line before --out is touched, also for a sweep (whose
     # runs would each fail on it); jobs() checks it again and shows its warnings
     check_playable(load_game(config.game), "--game", config.game, strict=config.threshold_test == "above")

@@ -93,6 +93,9 @@ class ScorableConfig:
     replay_misses: str = attrs.field(default="error", validator=attrs.validators.in_(("error", "fallback")))
     # roles played by a backend instead of their stand-in (--role ROLE=BACKEND; simcore.role_backends)
     roles: tuple = attrs.field(default=(), converter=lambda v: _check_roles(v))
+    # parties played by another agent in every session (--seat PARTY=POLICY): ((short name, policy), ...);
+    # the game's parties are checked when its jobs are made
+    seats: tuple = attrs.field(default=(), converter=lambda v: tuple((str(a), str(b)) for a, b in v))
 
     def settings(self) -> Settings:
         """The settings of the game and of the built-in parties."""
@@ -140,7 +143,8 @@ class ScorableStudy:
         draws = TurnDraws(game, seq, settings.cues_per_turn)  # cues shared by the methods
         for method in config.methods:
             res = start(game, method, seq, settings=settings, backend=backend,
-                        run_id=f"{SYSTEM}/s{config.seed}/{method}/t{trial}", draws=draws, roles=config.roles).run()
+                        run_id=f"{SYSTEM}/s{config.seed}/{method}/t{trial}", draws=draws, roles=config.roles,
+                        seats=dict(config.seats)).run()
             records[method] = res.record
             if keep:
                 events += res.events
