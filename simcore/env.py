@@ -52,16 +52,27 @@ SYSTEMS = tuple(STUDIES)
 
 
 class _Caller:
-    """The agent in an external seat: it plays the action the caller gave ``step``."""
+    """The agent in an external seat: it plays the action the caller gave ``step`` (already
+    said by the seat's voice)."""
 
     label = "the caller"
 
-    def __init__(self, env: "NegotiationEnv", seat: str):
-        self.env, self.seat = env, seat
+    def __init__(self, env: "NegotiationEnv"):
+        self.env = env
 
     def act(self, observation) -> Any:
         action, self.env._pending = self.env._pending, None
         return action
+
+
+class _Given:
+    """What the seat's voice wraps in ``step``: the caller's decision, as an agent's answer."""
+
+    def __init__(self):
+        self.action = None
+
+    def act(self, observation) -> Any:
+        return self.action
 
 
 class NegotiationEnv(AECEnv):
@@ -104,8 +115,10 @@ class NegotiationEnv(AECEnv):
         self.match = self.spec.match(seed_sequence(self._seed), self._options)
         self._builtin = dict(self.match.agents)  # the paper's agents, also of the external seats
         self._drivers = dict(self.match.agents)
+        self._given = _Given()
+        self._voices = {s: self.spec.voice(self.match, s, self._given) for s in self.external}
         for s in self.external:
-            self._drivers[s] = self.spec.voice(self.match, s, _Caller(self, s))
+            self._drivers[s] = _Caller(self)
         self._users = frozenset(self.match.users) | frozenset(self.external)
         self.agents = list(self.possible_agents)
         self.rewards = {s: 0.0 for s in self.agents}
@@ -160,10 +173,11 @@ class NegotiationEnv(AECEnv):
             if not self.spec.mask(state, seat)[index]:
                 raise InputError("action", str(index), f"not legal for {seat} now ({state.legal(seat).describe})")
             action = self.spec.decision(state, seat, index)
-        else:
-            why = state.legal(seat).why_not(action)
-            if why:
-                raise InputError("action", repr(action)[:120], why)
+        self._given.action = action  # a decision without words is said by the seat's voice
+        action = self._voices[seat].act(state.observe(seat))
+        why = state.legal(seat).why_not(action)
+        if why:
+            raise InputError("action", repr(action)[:120], why)
         self._cumulative_rewards[seat] = 0.0
         for s in self.rewards:
             self.rewards[s] = 0.0
