@@ -8,7 +8,7 @@ docs/api.md shows each function with a runnable example (CI runs them).
 * :func:`astra_episode` -- one bilateral episode, ASTRA (or your agent) against a partner;
 * :func:`scorable_session` -- one scorable-game session of an opponent-modelling method;
 * :func:`posterior` -- the Bayesian opponent model of the scorable seed, to update yourself;
-* :func:`dominance_dialogue` -- one restaurant dialogue between two dominance agents;
+* :func:`dominance_dialogue` -- one restaurant dialogue, a dominance agent (or your agent) and a user;
 * :func:`register`, :func:`make`, :func:`registered`, :func:`roles` -- the registry and the
   LLM-role inventory.
 
@@ -27,6 +27,7 @@ from simcore.argcheck import _policy_object, _registered_id, seed_sequence
 from simcore.backends import backend_object as _backend
 from simcore.errors import InputError
 from simcore.systems.astra.match import episode_match as astra_match
+from simcore.systems.dominance.match import dialogue_match as dominance_match
 from simcore.systems.mind.match import group_match as mind_match
 from simcore.systems.scorable.match import session_match as scorable_match
 
@@ -101,33 +102,19 @@ def posterior(game: str = "harbour-sport-park-v1"):
 # ------------------------------------------------------------------ dominance
 def dominance_dialogue(agent: Any = "dominance-peer-v3", user: Any = "dominance-peer-v3", *,
                        domain: str = "restaurants-small-v1", seed: Any = 0, max_turns: int = 40,
-                       agent_opens: bool = True, _seats=None):
-    """One restaurant dialogue (seed sections 2-5) between two dominance agents, each a
-    registered id (``dominance-dominant-v3``, ``dominance-peer-v3``, ``dominance-submissive-v3``).
-    Returns the :class:`simcore.protocols.dialogue.DialogueResult` (outcome, booked, events)."""
-    import numpy as np
+                       agent_opens: bool = True):
+    """One restaurant dialogue (seed sections 2-5) between the agent's and the user's seats.
 
-    from policies.dominance_state import random_preferences
-    from scenarios.restaurants import load_domain
-    from simcore.registry import resolve
-    from simcore.seeding import child
-    from simcore.studies.dominance import play
-
-    seq = seed_sequence(seed)
-    specs = {side: resolve("policy", _registered_id("policy", pid, side, "dominance"))
-             for side, pid in (("agent", agent), ("user", user))}
-    if not isinstance(max_turns, int) or max_turns < 2:
-        raise InputError("max_turns", repr(max_turns), "must be an int >= 2")
-    dom = load_domain(domain)
-    params = {side: spec.load()(**spec.kwargs).params() for side, spec in specs.items()}
-    result, _agents, _stats = play(
-        dom, specs["agent"].kwargs["relation"], specs["user"].kwargs["relation"],
-        random_preferences(dom, np.random.default_rng(child(seq, "agent-prefs"))),
-        random_preferences(dom, np.random.default_rng(child(seq, "user-prefs"))),
-        rng_agent=np.random.default_rng(child(seq, "agent")), rng_user=np.random.default_rng(child(seq, "user")),
-        agent_opens=agent_opens, run_id="dominance/api", params=params["agent"], user_params=params["user"],
-        max_turns=max_turns, wrap=_seats)
-    return result
+    Each seat takes a registered dominance policy id (``dominance-dominant-v3``,
+    ``dominance-peer-v3``, ``dominance-submissive-v3``, and the older versions), or your agent
+    -- a class, an instance, a factory or a ``"package.module:Class"`` path -- with
+    ``act(observation)`` (docs/api.md); a class is built with the keywords its ``__init__``
+    names among ``domain``, ``prefs`` (the seat's own preferences), ``seat``, ``rng``,
+    ``client``.  ``domain``: ``restaurants-small-v1``, ``restaurants-420-v1`` or a domain
+    file.  Returns the :class:`simcore.protocols.dialogue.DialogueResult` (outcome, booked,
+    events)."""
+    return dominance_match(seed_sequence(seed), agent=agent, user=user, domain=domain, max_turns=max_turns,
+                           agent_opens=agent_opens).run()[0]
 
 
 # ------------------------------------------------------------------ registry

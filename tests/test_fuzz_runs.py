@@ -81,13 +81,13 @@ def expected_fallbacks(log) -> int:
 def test_dominance_dialogue(data, at, relations):
     from policies.dominance_state import random_preferences
     from scenarios.restaurants import load_domain
-    from simcore.studies.dominance import play
+    from simcore.systems.dominance import play_dialogue
 
     dom = load_domain("restaurants-small-v1")
     backend = FuzzBackend(data, at, MockBackend(exact=True))
-    result, _agents, stats = play(dom, *relations, random_preferences(dom, np.random.default_rng(1)),
-                                  random_preferences(dom, np.random.default_rng(2)), rng_agent=CallRng(3),
-                                  rng_user=CallRng(4), agent_opens=True, run_id="fuzz", backend=backend)
+    result, _agents, stats = play_dialogue(dom, *relations, random_preferences(dom, np.random.default_rng(1)),
+                                           random_preferences(dom, np.random.default_rng(2)), rng_agent=CallRng(3),
+                                           rng_user=CallRng(4), agent_opens=True, run_id="fuzz", backend=backend)
     assert result.outcome in ("booked", "dead-end", "turn-limit", "unreadable")
     assert stats.fallbacks == expected_fallbacks(backend.log) + result.misreadings
 

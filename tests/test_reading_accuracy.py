@@ -41,12 +41,12 @@ def _dominance_dialogue(backend, seed=0):
     from mockllm.callrng import CallRng
     from policies.dominance_state import random_preferences
     from scenarios.restaurants import load_domain
-    from simcore.studies.dominance import play
+    from simcore.systems.dominance import play_dialogue
 
     dom = load_domain("restaurants-small-v1")
-    return play(dom, "peer", "peer", random_preferences(dom, np.random.default_rng(seed)),
-                random_preferences(dom, np.random.default_rng(seed + 100)), rng_agent=CallRng(3),
-                rng_user=CallRng(4), agent_opens=True, run_id="refused", backend=backend)
+    return play_dialogue(dom, "peer", "peer", random_preferences(dom, np.random.default_rng(seed)),
+                         random_preferences(dom, np.random.default_rng(seed + 100)), rng_agent=CallRng(3),
+                         rng_user=CallRng(4), agent_opens=True, run_id="refused", backend=backend)
 
 
 def test_dominance_refused_readings_are_not_readings_and_no_accuracy_is_not_zero():

@@ -10,7 +10,7 @@ STUDIES = {
     "mind": "simcore.systems.mind",
     "scorable": "simcore.systems.scorable",
     "astra": "simcore.systems.astra",
-    "dominance": "simcore.studies.dominance",
+    "dominance": "simcore.systems.dominance",
 }
 
 
