@@ -267,3 +267,25 @@ def test_chat_prints_control_characters_escaped():
 
     r = CliRunner().invoke(cli, ["chat", "dominance"], input="hi\x1b]0;pwned\x07\nbye\n")
     assert r.exit_code == 0 and "\x1b" not in r.output and "\\x1b]0;pwned\\x07" in r.output
+
+
+def test_a_sweep_logged_under_the_studys_former_path_resumes(tmp_path):
+    """A dominance sweep log whose header names ``simcore.studies.dominance:STUDY`` (the path
+    simcore 0.1 wrote) is the same sweep for --resume: its missing run is played, the rest kept."""
+    from simcore.cli import cli
+
+    out = tmp_path / "sweep"
+    args = ["run", "dominance", "--dialogues", "2", "--agent", "peer", "--user", "peer", "--grid",
+            "dominant_factor=0.5,0.7", "--replicates", "1", "--language", "direct", "--no-transcripts", "--out",
+            str(out), "--no-progress", "--workers", "1"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    log = out / "sweep.jsonl"
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["study"] == "simcore.systems.dominance:STUDY"
+    header["study"] = "simcore.studies.dominance:STUDY"
+    log.write_text("\n".join([json.dumps(header)] + lines[1:-1]) + "\n")
+    r = CliRunner().invoke(cli, args + ["--resume"])
+    assert r.exit_code == 0, r.output
+    assert "1 of 2 run(s) already recorded" in r.output
+    assert len(log.read_text().splitlines()) == 3
