@@ -352,6 +352,7 @@ def catalogue(domain) -> tuple:
 
 # the game ---------------------------------------------------------------------
 SEATS = ("agent", "user")
+_OTHER = MappingProxyType({"agent": "user", "user": "agent"})  # each seat's other side
 #: the decisions a seat is asked for (``observation.step``); "wait": nothing (not its turn),
 #: "over": the dialogue has ended
 OPEN, REPLY, READ, WAIT, OVER = "open", "reply", "read", "wait", "over"
@@ -394,10 +395,13 @@ class Observation(NamedTuple):
     * ``heard`` -- at ``reply``, this seat's own reading of the other side's last words;
     * ``text`` -- at ``read``, the words to read;
     * ``record`` -- what the legality rules read (:class:`PublicRecord`): whether a move is
-      legal is public, as ``legal(seat)`` lists the legal moves; :meth:`why_not` checks one.
+      legal is public, as ``legal(seat)`` lists the legal moves; :meth:`why_not` checks one;
+    * ``domain`` -- the public scenario (criteria, values, options).
 
     Nothing of the other side's meaning crosses but through the words: what the other meant
-    (its utterances), its preferences and its relation are not here."""
+    (its utterances), its preferences and its relation are not here.  (The per-step values of
+    this game -- Observation, Say, PublicRecord -- are named tuples: immutable like the frozen
+    attrs classes elsewhere, and made several times faster, on the path every step takes.)"""
 
     seat: str
     step: str
@@ -421,6 +425,8 @@ class Observation(NamedTuple):
 
 @attrs.frozen
 class DialogueResult:
+    """A dialogue's result (the state's ``outcome`` once it is over)."""
+
     outcome: str                       # "booked" | "dead-end" | "stalled" | "turn-limit" | "unreadable"
     turns: int
     booked: str | None
@@ -540,12 +546,12 @@ class DialogueGame:
                 if key in index:
                     out[at + index[key]] = x
         at += n_props
-        other = state.other[seat]
-        for pairs, owners in ((state.record.proposals, (seat, other)), (state.record.acceptances, (seat, other))):
-            for k, who in enumerate(owners):
-                for p, s in pairs:
-                    if s == who and (p.type, p.value) in index:
-                        out[at + k * n_props + index[(p.type, p.value)]] = 1.0
+        sides = (seat, _OTHER[seat])
+        for pairs in (state.record.proposals, state.record.acceptances):
+            for p, who in pairs:
+                key = (p.type, p.value)
+                if who in sides and key in index:
+                    out[at + sides.index(who) * n_props + index[key]] = 1.0
             at += 2 * n_props
         return out
 
@@ -562,9 +568,6 @@ def _named(utt, topic: str) -> list:
     if kind == "booking":
         return [((topic, utt.option), 1.0)]
     return []
-
-
-_OTHER = MappingProxyType({"agent": "user", "user": "agent"})
 
 
 class DialogueState:
@@ -596,6 +599,9 @@ class DialogueState:
         self.misread = self.read_n = self.read_right = 0
         #: a reading that passed every check yet was not what was said has reached a seat
         self.misled = False
+        #: the model errors the game caught, ``(turn, seat, what)``: a reading refused, a move
+        #: resting on a misreading (each counted in the result's ``misreadings``)
+        self.faults: list = []
         self._catalogue: Optional[tuple] = None
         self._index: Optional[dict] = None
 
@@ -616,7 +622,7 @@ class DialogueState:
         step = self.step if seat == self.to_act else (OVER if self.to_act is None else WAIT)
         domain, record = self.domain, self.record
         if step == READ:
-            speaker, said = self.other[seat], self.pending.decision.utterance
+            speaker, said = _OTHER[seat], self.pending.decision.utterance
 
             def check_reading(action: Any) -> str:
                 if isinstance(action, _READINGS):
@@ -664,6 +670,7 @@ class DialogueState:
         if why:
             if self.misled:  # the move may rest on a reading that was not what was said: a model error
                 self.misread += 1
+                self.faults.append((self.turn, seat, f"its move rests on a misreading: {why}"))
                 self._end("unreadable")
                 return
             raise illegal(f"{why} (the move of {dec.figure} {dec.rule})" if dec is not None else why, utt)
@@ -674,7 +681,7 @@ class DialogueState:
             raise illegal(f"a move's words are a str, not {type(action.text).__name__}", action)
         self.pending = action
         self.step = READ
-        self.to_act = self.other[seat]
+        self.to_act = _OTHER[seat]
 
     def _read(self, seat: str, reading: Any) -> None:
         if not isinstance(reading, _READINGS):
@@ -682,18 +689,21 @@ class DialogueState:
         say = self.pending
         dec = say.decision
         said = dec.utterance
-        speaker = self.other[seat]
-        right = reading == said
-        fault = "" if right else reading_fault(self.domain, self.record, speaker, said, reading)
-        if fault:
-            self.misread += 1
-            reading = Unreadable(fault)
+        speaker = _OTHER[seat]
+        if reading == said:  # read right (so it is a legal move of the speaker, as the move was)
+            self.read_n += 1
+            self.read_right += 1
         else:
-            if type(reading) is not Unreadable or not reading.unread:  # an accepted reading
+            fault = reading_fault(self.domain, self.record, speaker, said, reading)
+            if fault:
+                self.misread += 1
+                self.faults.append((self.turn, seat, f"its reading was refused: {fault}"))
+                reading = Unreadable(fault)
+            elif not isinstance(reading, Unreadable):  # accepted, and not what was said
                 self.read_n += 1
-                self.read_right += right
-            if not right and type(reading) is not Unreadable:
                 self.misled = True
+            elif not reading.unread:  # an answer that the words are unreadable: a reading, a wrong one
+                self.read_n += 1
         turn = self.turn
         self.record = self.record.add(speaker, said)
         self.said += ((speaker, say.text),)

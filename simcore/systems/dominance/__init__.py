@@ -2,7 +2,8 @@
 
 The package by concern: :mod:`.registry` (names and registry entries), :mod:`.match` (one
 dialogue set up: the entry ``simcore run``, the API and ``simcore chat dominance`` share),
-:mod:`.agents` (the seat a user's agent sits in), :mod:`.study` and :mod:`.tables`
+:mod:`.agents` (the seat a user's agent sits in), :mod:`.envspec` (the environment's and
+``check_policy``'s view), :mod:`.study` and :mod:`.tables`
 (``simcore run dominance``'s jobs and tables), :mod:`.render` (``simcore show``'s rendering and
 the playthroughs) and :mod:`.cli` (the command).  The game is
 :mod:`simcore.protocols.dialogue`; the decision rules are in :mod:`policies.dominance` and
@@ -10,10 +11,11 @@ the playthroughs) and :mod:`.cli` (the command).  The game is
 """
 
 from simcore.systems.dominance.cli import command, run_default
+from simcore.systems.dominance.envspec import ENV
 from simcore.systems.dominance.match import play_dialogue, start
 from simcore.systems.dominance.registry import REGISTRY, SYSTEM
 from simcore.systems.dominance.render import PLAYTHROUGHS, render_run
 from simcore.systems.dominance.study import STUDY, DominanceConfig
 
 __all__ = ["SYSTEM", "STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "DominanceConfig",
-           "start", "play_dialogue"]
+           "start", "play_dialogue", "ENV"]
