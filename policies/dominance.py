@@ -341,12 +341,15 @@ class DominanceAgent:
         return not any(self.is_acceptable(c, v) and not self._refused(c, v) for v in self._ranking[c])
 
     def progress_key(self) -> tuple:
-        """Everything my replies depend on that can change during a dialogue (statements only
-        grow, so their counts stand for them)."""
-        names = self._names
-        return (tuple(len(self.other[c].statements) for c in names), tuple(len(self.oas[c].statements) for c in names),
-                tuple(sorted(self.agreed.items())), len(self.rejected_options), self._any_value_rejected,
-                self._n_countered, tuple(sorted(self.table)), self.current)
+        """Everything my replies depend on that can change during a dialogue.  The statements of
+        each model and the options on the table only grow, so their totals stand for them: two
+        keys of one dialogue are equal exactly when those are (a count that grew makes the
+        total grow)."""
+        other, oas = self.other, self.oas
+        agreed = self.agreed
+        return (sum([len(other[c].statements) for c in self._names]), sum([len(oas[c].statements) for c in self._names]),
+                tuple(sorted(agreed.items())) if agreed else (), len(self.rejected_options), self._any_value_rejected,
+                self._n_countered, len(self.table), self.current)
 
     # the models ---------------------------------------------------------------
     def perceive(self, utt) -> None:
