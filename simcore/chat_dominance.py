@@ -206,8 +206,7 @@ def command(relation, domain, seed, max_turns, agent_opens):
         echo(f"(turn limit of {max_turns} reached: no agreement)")
         return
     elif result.outcome == "unreadable":
-        reading = result.events[-2].cues.get("user") or result.events[-2].cues.get("agent") or {}
-        echo(f"(the negotiation ended: a reading failed: {reading.get('why', '')})")
+        echo("(the negotiation ended: the agent could not use what it read)")
     else:
         echo("(the negotiation ended without agreement)")
     _reveal(echo, agent, dom, result.booked)

@@ -19,10 +19,8 @@ from scenarios.restaurants import load_domain
 from simcore.driver import play
 from simcore.errors import AgentError, IllegalMove, InputError
 from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Decision, DialogueGame, Observation, Propose,
-                                        Proposal, Quit, Reject, Say, StatePreference, Unreadable, catalogue,
-                                        utterance_from_dict)
+                                        Proposal, Quit, Say, StatePreference, catalogue, utterance_from_dict)
 from simcore.seeding import child
-from simcore.systems.dominance import start
 from simcore.systems.dominance.match import dialogue_match
 
 DOM = load_domain("restaurants-small-v1")
