@@ -345,9 +345,8 @@ class DominanceAgent:
         each model and the options on the table only grow, so their totals stand for them: two
         keys of one dialogue are equal exactly when those are (a count that grew makes the
         total grow)."""
-        other, oas = self.other, self.oas
-        agreed = self.agreed
-        return (sum([len(other[c].statements) for c in self._names]), sum([len(oas[c].statements) for c in self._names]),
+        other, oas, names, agreed = self.other, self.oas, self._names, self.agreed
+        return (sum([len(other[c].statements) for c in names]), sum([len(oas[c].statements) for c in names]),
                 tuple(sorted(agreed.items())) if agreed else (), len(self.rejected_options), self._any_value_rejected,
                 self._n_countered, len(self.table), self.current)
 

@@ -283,8 +283,8 @@ def test_a_move_illegal_only_after_a_misreading_ends_the_dialogue_unread_counted
         def hear(self, text):
             return agent_voice.read(self, text)
 
-    user = DominanceAgent("user", "peer", DOM, prefs({**A, "cuisine": ["French"] + A["cuisine"][:1] + A["cuisine"][2:]}),
-                          voice=user_voice)
+    likes_french = {**A, "cuisine": ["French", "Italian", "Japanese", "Chinese", "Turkish"]}
+    user = DominanceAgent("user", "peer", DOM, prefs(likes_french), voice=user_voice)
     state = DialogueGame().start(DOM, "agent", "t")
     result = play(state, {"agent": Opener(), "user": user})
     assert (result.outcome, result.turns, result.misreadings) == ("unreadable", 1, 1)

@@ -135,7 +135,8 @@ class DominanceStudy:
             result, agents, stats = play_dialogue(domain, a, u, prefs_a, prefs_u,
                                                   rng_agent=CallRng(_stream_seed(base, a, u, "agent")),
                                                   rng_user=CallRng(_stream_seed(base, a, u, "user")),
-                                                  agent_opens=agent_opens, run_id=f"{SYSTEM}/s{config.seed}/d{i}/{a}__{u}",
+                                                  agent_opens=agent_opens,
+                                                  run_id=f"{SYSTEM}/s{config.seed}/d{i}/{a}__{u}",
                                                   params=params[a], user_params=params[u],
                                                   max_turns=config.max_turns, backend=backend,
                                                   language=config.language)
