@@ -187,11 +187,9 @@ _JUDGES: dict = {}
 
 def _judge(domain, prefs, params):
     """(OptionJudge, scores, best scores, rankings, empty models) for one preference profile,
-    memoised: the same profiles play every relation pair.  The memo is keyed by the identity
-    of the domain and of each criterion's :class:`Preferences` (an entry holds them, so an id
-    is not reused while its entry lives): a profile made again as a new object is a miss,
-    never a wrong hit."""
-    key = (id(domain), params.option_share, *map(id, prefs.values()), *prefs)
+    memoised: the same profiles play every relation pair, and a small domain has few profiles
+    (the key is the profile's statements, so a profile drawn again in another job is a hit)."""
+    key = (domain.id, id(domain), tuple((c, p.statements) for c, p in sorted(prefs.items())), params.option_share)
     hit = _JUDGES.get(key)
     if hit is None:
         if len(_JUDGES) > 4096:
@@ -200,9 +198,8 @@ def _judge(domain, prefs, params):
         hit = _JUDGES[key] = (OptionJudge.build(domain, prefs, params.shares()), scores,
                               {c: max(s.values()) for c, s in scores.items()},
                               {c: p.ranking() for c, p in prefs.items()},
-                              {c.name: Preferences(c.name, c.values) for c in domain.criteria},
-                              (domain, tuple(prefs.values())))
-    return hit[:5]
+                              {c.name: Preferences(c.name, c.values) for c in domain.criteria})
+    return hit
 
 
 def respond(participant: Any, observation: Any) -> Any:

@@ -711,7 +711,8 @@ class DialogueState:
         self.utterances.append((speaker, said, dec))
         self.heard[seat] = reading
         self.pending = None
-        self.transcript.add_made(self._turn_event, speaker, seat, dec, say.text, reading, turn)
+        self.transcript.add_made(_turn_event, self.relations[speaker], self.domain.topic, speaker, seat, dec, say.text,
+                                 reading, turn)
         kind = said.kind
         if kind == "booking":
             self._end("booked", said.option, speaker)
@@ -725,14 +726,6 @@ class DialogueState:
             self.turn = turn + 1
             self.step = REPLY
             self.to_act = seat
-
-    def _turn_event(self, speaker: str, listener: str, dec: Decision, text: str, reading: Any, turn: int) -> tuple:
-        hidden = {"relation": self.relations[speaker], "figure": dec.figure, "rule": dec.rule}
-        if dec.why:
-            hidden["why"] = dec.why
-        utt = dec.utterance
-        return (speaker, utt.kind, turn, subject(utt, self.domain.topic), utt.to_dict(), text,
-                {listener: reading.to_dict()}, hidden)
 
     def _end(self, outcome: str, booked: Optional[str] = None, booked_by: Optional[str] = None) -> None:
         n = len(self.utterances)
@@ -756,6 +749,18 @@ class DialogueState:
             keys = [(c.name, v) for c in d.criteria for v in c.values] + [(d.topic, o.name) for o in d.options]
             self._index = {k: i for i, k in enumerate(keys)}
         return self._index
+
+
+def _turn_event(relation: str, topic: str, speaker: str, listener: str, dec: Decision, text: str, reading: Any,
+                turn: int) -> tuple:
+    """A turn's event fields (:meth:`Transcript.add_made`): the move, its words, the listener's
+    reading in the cues, the rule that chose the move in the hidden part.  (A function of its
+    values, not a method of the state: a transcript holds no reference back to its state.)"""
+    hidden = {"relation": relation, "figure": dec.figure, "rule": dec.rule}
+    if dec.why:
+        hidden["why"] = dec.why
+    utt = dec.utterance
+    return (speaker, utt.kind, turn, subject(utt, topic), utt.to_dict(), text, {listener: reading.to_dict()}, hidden)
 
 
 def _utterance(action: Any) -> Any:
