@@ -2,7 +2,7 @@
 (simcore/systems/dominance/): the steps and what each seat observes, legality refusals that
 leave the state as it was, a user's agent in either seat (class, instance, import path,
 registered id; structured or words only), the misreading rule without a model call for the
-move it stops, the chat on the same game, and the environment over it."""
+move it stops, the chat on the same game (the environment over it: tests/test_env.py)."""
 
 from __future__ import annotations
 
@@ -315,22 +315,6 @@ def test_the_chat_stops_at_the_turn_limit_counting_the_persons_utterances():
     assert r.output.count("agent: ") == 1 and "you: how about Italian?" in r.output
     assert r.output.rstrip().endswith("(turn limit of 2 reached: no agreement)")
     assert "how about cheap?" not in r.output
-
-
-# --- the environment over the game -------------------------------------------------------------
-@pytest.mark.parametrize("external", [None, ("user",), ()])
-def test_stepping_the_env_with_the_paper_agents_actions_gives_the_apis_transcript(external):
-    pytest.importorskip("pettingzoo")
-    for seed in (0, 5):
-        env = simcore.make_env("dominance", external=external, seed=seed)
-        env.reset()
-        for seat in env.agent_iter():
-            _obs, _rew, term, trunc, _info = env.last()
-            env.step(None if term or trunc else env.builtin_action())
-        want = simcore.dominance_dialogue(seed=seed)
-        assert [e.to_json() for e in env.result[0].events] == [e.to_json() for e in want.events]
-        if want.booked:
-            assert all(0.0 <= r <= 1.0 for r in env.rewards.values())
 
 
 def test_a_dialogue_leaves_no_reference_cycle():
