@@ -238,7 +238,7 @@ def test_a_text_seats_words_are_read_by_its_reader_and_refused_ones_come_back():
         def act(self, observation):
             return None if observation.step == "read" else "mmm"
 
-    with pytest.raises(AgentError, match="your agent Mute in seat 'user' .*'mmm' are not a legal move now"):
+    with pytest.raises(AgentError, match="your agent Mute in seat 'user' .*its words could not be read as a move"):
         simcore.dominance_dialogue("dominance-peer-v3", Mute, seed=1, agent_opens=False)
 
 

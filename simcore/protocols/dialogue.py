@@ -248,6 +248,8 @@ def why_illegal(domain, record: PublicRecord, speaker: str, utt: Any) -> str:
     """``""`` when ``utt`` is a legal utterance for ``speaker`` on ``record``, else the rule
     it breaks (named after the speaker, as :class:`IllegalMove` says it)."""
     if not isinstance(utt, UTTERANCE_TYPES):
+        if isinstance(utt, Unreadable):  # a text seat's words its reader could not read
+            return f"{speaker}: its words could not be read as a move ({utt.why})"
         return f"{speaker}: {utt!r} is not an utterance"
     if record.closed:
         return f"{speaker}: the dialogue is already closed"

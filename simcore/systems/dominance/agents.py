@@ -12,7 +12,8 @@ A user's agent answers ``act(observation)`` for every decision its seat is asked
   (a *text* seat: a person at the terminal, an LLM agent that only writes).  Words that cannot
   be read, or that read as a move not legal now, are handed back -- ``agent.refused(words,
   reading, why)`` -- and the agent is asked again; an agent without ``refused`` gets no second
-  chance (its fault, an :class:`~simcore.errors.AgentError`).
+  chance: the move goes to the game unsaid, which refuses it with the reason (its fault, an
+  :class:`~simcore.errors.AgentError`).
 
 At ``read`` it may answer its own reading of ``observation.text`` (an utterance or
 :class:`~simcore.protocols.dialogue.Unreadable`), or ``None``: the seat's reader reads the
@@ -54,8 +55,8 @@ class UserSeat:
             if not why:
                 return self._said(Decision(move, *EXTERNAL), answer)
             refused = getattr(self.agent, "refused", None)
-            if not callable(refused):
-                raise ValueError(f"its words {answer!r} are not a legal move now: {why}")
+            if not callable(refused):  # no second chance: the game refuses the move, saying why
+                return Say(Decision(move, *EXTERNAL), None)
             refused(answer, move, why)
             answer = self.agent.act(observation)
         if isinstance(answer, Say):
