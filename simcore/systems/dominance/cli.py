@@ -5,7 +5,8 @@ from __future__ import annotations
 import click
 
 from policies.dominance_state import RELATIONS
-from simcore.cli_options import CommaChoice, FloatRange, backend_options, backend_settings, common_options
+from simcore.cli_options import (CommaChoice, FloatRange, backend_options, backend_settings, common_options,
+                                 seat_option)
 from simcore.launch import launch
 from simcore.systems.dominance.match import LANGUAGES
 from simcore.systems.dominance.registry import SYSTEM, VERSIONS
@@ -48,15 +49,19 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
 @click.option("--exit-criterion/--no-exit-criterion", default=None,
               help="Override: quit when the discussed criterion has no acceptable value left unrefused (off).")
 @backend_options
+@seat_option(SYSTEM, {"agent": None, "user": None},
+             "A side played by another agent in every dialogue: agent=POLICY or user=POLICY, a relation, a "
+             "registered id or package.module:Class (your own agent, docs/api.md); over --agent / --user.",
+             names=RELATIONS)
 def command(seed, workers, out, progress, domain, agent, user, dialogues, max_turns, opener,
             dominant_factor, garble, language, transcripts, version, exit_counter_refusal, exit_on_repeat,
-            exit_criterion, backend, backend_args, record, replay):
+            exit_criterion, backend, backend_args, record, replay, seats):
     """The dominance dialogue agent: every agent relation against every user relation."""
     config = DominanceConfig(seed=seed, domain=domain, agent=agent, user=user, dialogues=dialogues,
                              max_turns=max_turns, opener=opener, dominant_factor=dominant_factor, garble=garble,
                              language=language, transcripts=transcripts, version=version,
                              exit_counter_refusal=exit_counter_refusal, exit_on_repeat=exit_on_repeat,
-                             exit_criterion=exit_criterion,
+                             exit_criterion=exit_criterion, seats=seats,
                              **backend_settings(backend, backend_args, record, replay, workers))
     domain_of(config)  # a bad --domain is one line before --out is touched, also for a sweep
     launch(STUDY_PATH, config, workers=workers, out=out, progress=progress)

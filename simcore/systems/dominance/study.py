@@ -26,6 +26,7 @@ from policies.dominance import DEFAULT_OPTION_SHARE, AgentParams
 from policies.dominance_state import RELATIONS, random_preferences
 from scenarios.restaurants import load_domain
 from simcore import seeding
+from simcore.argcheck import seat_ref
 from simcore.backends import build_backend
 from simcore.metrics.dominance import dialogue_record, pool_pair, pool_relation
 from simcore.readings import reading_totals
@@ -37,6 +38,15 @@ from simcore.systems.dominance.tables import tables
 
 OPENERS = ("alternate", "agent", "user")
 EXIT_FIELDS = ("exit_counter_refusal", "exit_on_repeat", "exit_criterion")  # the overridable exit readings
+
+
+def _check_seat_values(value) -> None:
+    for seat_, policy in value:
+        if seat_ not in ("agent", "user"):
+            raise ValueError(f"seats: dominance has no seat {seat_!r}; seats: agent, user")
+        why = seat_ref(policy, SYSTEM, None, RELATIONS)
+        if why:
+            raise ValueError(f"seats: {seat_}={policy}: {why}")
 
 
 def _rels(value) -> tuple:
@@ -76,6 +86,19 @@ class DominanceConfig:
     record: str | None = None
     replay: str | None = None
     replay_misses: str = attrs.field(default="error", validator=attrs.validators.in_(("error", "fallback")))
+    # a side played by another agent in every dialogue (--seat agent=POLICY / user=POLICY): ((seat, policy), ...)
+    seats: tuple = attrs.field(default=(), converter=lambda v: tuple((str(a), str(b)) for a, b in v),
+                               validator=lambda _i, _a, v: _check_seat_values(v))
+
+    @property
+    def agents(self) -> tuple:
+        """The agent side's players: ``--seat agent=...`` if given, else the ``agent`` relations."""
+        return (dict(self.seats)["agent"],) if "agent" in dict(self.seats) else self.agent
+
+    @property
+    def users(self) -> tuple:
+        """The user side's players: ``--seat user=...`` if given, else the ``user`` relations."""
+        return (dict(self.seats)["user"],) if "user" in dict(self.seats) else self.user
 
     def make_backend(self):
         """The chat backend of the "backend" language path; the mock speaks exactly, but
@@ -128,10 +151,11 @@ class DominanceStudy:
         prefs_u = random_preferences(domain, seeding.child(seq, "prefs", "user"))
         agent_opens = config.opener == "agent" or (config.opener == "alternate" and i % 2 == 0)
         base = bytes(seq.generate_state(4, dtype="uint32"))
-        params = {rel: config.params(rel) for rel in dict.fromkeys(config.agent + config.user)}
+        params = {rel: config.params(rel) if rel in RELATIONS else AgentParams()
+                  for rel in dict.fromkeys(config.agents + config.users)}
         records, events, fallbacks, calls = {}, [], 0, CallStats()
         backend = config.make_backend()
-        for a, u in itertools.product(config.agent, config.user):
+        for a, u in itertools.product(config.agents, config.users):
             result, agents, stats = play_dialogue(domain, a, u, prefs_a, prefs_u,
                                                   rng_agent=CallRng(_stream_seed(base, a, u, "agent")),
                                                   rng_user=CallRng(_stream_seed(base, a, u, "user")),
@@ -150,12 +174,12 @@ class DominanceStudy:
         return JobOutput(job.key, {"records": records}, tuple(events), fallbacks, calls=calls.task_counts())
 
     def summarize(self, config: DominanceConfig, outputs: Sequence[JobOutput]) -> Summary:
-        pairs = [(a, u) for a in config.agent for u in config.user]
+        pairs = [(a, u) for a in config.agents for u in config.users]
         by_pair = {p: [o.record["records"][f"{p[0]}__{p[1]}"] for o in outputs] for p in pairs}
         results = {f"{a}__{u}": pool_pair(by_pair[(a, u)]) for a, u in pairs}
         for (a, u), recs in by_pair.items():
             results[f"{a}__{u}"]["fallbacks"] = sum(r["fallbacks"] for r in recs)
-        rels = [r for r in RELATIONS if r in config.agent or r in config.user]
+        rels = [r for r in RELATIONS if r in config.agents or r in config.users]
         behaviour = {r: pool_relation(by_pair, r) for r in rels}
         recs = [r for rs in by_pair.values() for r in rs]
         metrics = {"system": SYSTEM, "seed": config.seed, "config": config_block(config),

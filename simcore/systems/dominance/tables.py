@@ -15,12 +15,12 @@ def tables(config, results, behaviour) -> list[Table]:
         "dominance_matrix",
         f"Success rate / mean turns, agent relation (rows) x user relation (columns); "
         f"{config.dialogues} dialogues per cell, {dom}, {config.max_turns}-turn limit",
-        ("agent \\ user",) + tuple(config.user),
+        ("agent \\ user",) + tuple(config.users),
         [(a,) + tuple(f"{results[f'{a}__{u}']['success_rate']:.2f} / {results[f'{a}__{u}']['mean_turns']:.1f}"
-                      for u in config.user) for a in config.agent])
+                      for u in config.users) for a in config.agents])
     rows = []
-    for a in config.agent:
-        for u in config.user:
+    for a in config.agents:
+        for u in config.users:
             r = results[f"{a}__{u}"]
             ex = r["exits"]
             rows.append((f"{a}__{u}", r["success_rate"], r["mean_turns"], r["agent_satisfaction"],
@@ -37,8 +37,8 @@ def tables(config, results, behaviour) -> list[Table]:
                        "what the speaker said (1 with the exact mock; a parsed reading is not always a right one); "
                        "readings: how many were accepted (refused ones are counted fallbacks)")
     crows = []
-    for a in config.agent:
-        for u in config.user:
+    for a in config.agents:
+        for u in config.users:
             r = results[f"{a}__{u}"]
             for side in SIDES:
                 c = r[side]
