@@ -144,3 +144,21 @@ def test_a_scorable_deal_off_the_board_is_found_and_the_methods_pass():
 def test_the_built_in_mind_policies_pass():
     assert check_policy("mind-v2", seeds=range(1)) > 0
     assert check_policy("base-v3", seeds=range(1)) > 0
+
+
+class BooksAtOnce:
+    """A dominance side that books the first restaurant of the domain whenever it speaks,
+    proposed or not: an illegal move (a booking needs the other side's proposal or acceptance)."""
+
+    def act(self, obs):
+        from simcore.protocols.dialogue import Booking
+
+        if obs.step == "read":
+            return None  # (its seat's reader reads the words)
+        return Booking(obs.domain.options[0].name)
+
+
+def test_a_dominance_booking_nobody_proposed_is_found_and_the_agents_pass():
+    with pytest.raises(ConformanceError, match="booking"):
+        check_policy(BooksAtOnce, system="dominance", seat="user", seeds=range(1))
+    assert check_policy("dominance-peer-v3", seeds=range(1)) > 0
