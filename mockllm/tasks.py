@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import copy
 import importlib
-import importlib.util
 import json
 import marshal
+import pkgutil
 import re
 from typing import Any, Mapping
 
@@ -51,9 +51,6 @@ TASK_PREFIX = "TASK: "
 #: texts of the prompt's frame; a free-text answer containing one repeats the prompt
 PROMPT_MARKERS = ("TASK:", CONTEXT_HEADER, QUESTION_HEADER, "Answer format:", "Example answer:")
 
-# Modules that define tasks; imported on first lookup (those that exist).
-TASK_MODULES = ("mockllm.travel", "mockllm.scorable", "mockllm.astra", "mockllm.dominance",
-                "mockllm.roles_astra", "mockllm.roles_mind", "mockllm.roles_scorable")
 
 _TASKS: dict[str, "Task"] = {}
 _SYSTEM_CACHE: dict[tuple[str, str], Message] = {}
@@ -334,9 +331,11 @@ def register_task(task: Task) -> Task:
 
 
 def _import_task_modules() -> None:
-    for name in TASK_MODULES:
-        if importlib.util.find_spec(name) is not None:
-            importlib.import_module(name)
+    """Every module of the ``mockllm`` package, on first lookup: a task lives in one and
+    registers itself when it is imported (a new system's tasks are found by being there)."""
+    package = importlib.import_module(__package__)
+    for info in pkgutil.iter_modules(package.__path__, f"{__package__}."):
+        importlib.import_module(info.name)
 
 
 _load = Once(_import_task_modules)

@@ -15,18 +15,20 @@ intent, kept in the transcript) with what its words say or what the listener rea
 | scorable | a cue left out or said vaguely (``scorable_omit``, ``scorable_vague``), or dropped by the reader (``scorable_misread``) | a cue the speaker meant that no signal read back matches |
 | dominance | a garbled sentence (``dominance_garble``) | the listener's reading differs from the speaker's utterance |
 
-:func:`notes` returns ``{event seq: note}``; exact wording (``MockBackend(exact=True)``,
+Each system's package names its finder (``noise_notes``: the functions below for the four
+papers' systems); :func:`notes` returns ``{event seq: note}``; exact wording (``MockBackend(exact=True)``,
 tone_noise 0, ...) gives none.  The chat with the dominance agent uses exact wording.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Mapping, Sequence
+from typing import Mapping, Sequence
 
+from simcore.systems import STUDIES, part
 from simcore.transcript import Event
 
 
-def _mind(events: Sequence[Event]) -> dict[int, str]:
+def mind_notes(events: Sequence[Event]) -> dict[int, str]:
     from mockllm.tone import read_level
     from scenarios.travel import ITEMS
 
@@ -52,7 +54,7 @@ def _mind(events: Sequence[Event]) -> dict[int, str]:
     return out
 
 
-def _astra(events: Sequence[Event]) -> dict[int, str]:
+def astra_notes(events: Sequence[Event]) -> dict[int, str]:
     out = {}
     answered: dict[str, str] = {}  # question -> the item the partner's order puts there
     for e in events:
@@ -71,7 +73,7 @@ def _astra(events: Sequence[Event]) -> dict[int, str]:
     return out
 
 
-def _scorable(events: Sequence[Event]) -> dict[int, str]:
+def scorable_notes(events: Sequence[Event]) -> dict[int, str]:
     out = {}
     for e in events:
         meant = e.hidden.get("cues_meant")
@@ -86,7 +88,7 @@ def _scorable(events: Sequence[Event]) -> dict[int, str]:
     return out
 
 
-def _dominance(events: Sequence[Event]) -> dict[int, str]:
+def dominance_notes(events: Sequence[Event]) -> dict[int, str]:
     out = {}
     for e in events:
         for listener, reading in (e.cues or {}).items():
@@ -95,17 +97,13 @@ def _dominance(events: Sequence[Event]) -> dict[int, str]:
     return out
 
 
-_BY_SYSTEM: dict[str, Callable[[Sequence[Event]], dict[int, str]]] = {
-    "mind": _mind, "astra": _astra, "scorable": _scorable, "dominance": _dominance}
-
-
 def notes(events: Sequence[Event]) -> dict[int, str]:
     """``{seq: note}`` for every event of one negotiation that carries injected noise."""
     events = list(events)
     if not events:
         return {}
-    finder = _BY_SYSTEM.get(events[0].run.split("/", 1)[0])
-    return finder(events) if finder is not None else {}
+    system = events[0].run.split("/", 1)[0]
+    return part(system, "noise_notes")(events) if system in STUDIES else {}
 
 
 def lines(events: Sequence[Event]) -> list[str]:

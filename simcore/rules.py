@@ -15,10 +15,8 @@ from typing import Sequence
 import attrs
 
 from simcore.files import write_atomic
+from simcore.systems import STUDIES, part
 
-#: policy modules that export RULES, by system
-MODULES = {"mind": ("policies.mind", "policies.mad"), "astra": ("policies.astra_modules",),
-           "dominance": ("policies.dominance_rules",), "scorable": ("policies.scorable",)}
 
 
 @attrs.frozen
@@ -38,7 +36,7 @@ class Rule:
 
 def rules(system: str) -> tuple[Rule, ...]:
     out: list[Rule] = []
-    for mod in MODULES.get(system, ()):
+    for mod in part(system, "RULE_MODULES"):
         out.extend(getattr(importlib.import_module(mod), "RULES", ()))
     return tuple(out)
 
@@ -100,7 +98,7 @@ def _marked(name: str) -> tuple[str, str]:
 
 
 def render_into(text: str, name: str, system: str | None = None) -> str:
-    system = system or next(s for s, mods in MODULES.items() if any(r.table == name for r in rules(s)))
+    system = system or next(s for s in STUDIES if any(r.table == name for r in rules(s)))
     start, end = _marked(name)
     a = text.index(start) + len(start)
     b = text.index(end, a)

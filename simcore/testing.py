@@ -20,7 +20,6 @@ In the spirit of Gymnasium's ``check_env``, PettingZoo's ``api_test`` and OpenSp
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any, Iterable, Optional
 
@@ -33,9 +32,9 @@ from mockllm.tasks import all_tasks
 from simcore.argcheck import load_ref
 from simcore.driver import play
 from simcore.errors import AgentError, IllegalMove, InputError, ParseError, UnrecognisedPrompt
-from simcore.registry import Spec, make, resolve
+from simcore.registry import resolve
 from simcore.seeding import derive
-from simcore.systems import STUDIES
+from simcore.systems import STUDIES, part
 from simcore.transcript import Event
 
 
@@ -159,10 +158,7 @@ def check_policy(policy: Any, *, system: Optional[str] = None, seat: Optional[st
     study's, so that late rounds are reached).  Raises :class:`ConformanceError` with every
     finding (seed, opponent, turn, what)."""
     policy, system, seat = _policy_system_seat(policy, system, seat)
-    module = importlib.import_module(STUDIES[system])
-    spec = getattr(module, "ENV", None)
-    if spec is None or not hasattr(spec, "check_match"):
-        return _check_by_conformance_run(policy, system, seat, tuple(seeds))
+    spec = part(system, "ENV")
     if isinstance(policy, str) and ":" in policy:
         policy = load_ref(policy, "policy")
     seat = seat or spec.check_seats()[0]
@@ -236,49 +232,3 @@ def _play_once(spec, system: str, policy: Any, seat: str, opponent: Optional[str
 def _turn(state) -> Any:
     """Where the negotiation stands, as a finding names it (the round where the game has one)."""
     return getattr(state, "round", None) or len(state.transcript)
-
-
-# ------------------------------------------------------------------ systems not yet on check_match
-PROTOCOLS = {"mind": "travel-vote-v1", "astra": "alternating-offers-v1", "scorable": "scorable-v1",
-             "dominance": "dominance-dialogue-v1"}
-
-
-def _check_by_conformance_run(policy, system: str, role: Optional[str], seeds) -> int:
-    """A system whose environment spec has no ``check_match``: its protocol's registered
-    conformance run (a short negotiation with the policy; the same seed twice)."""
-    from simcore.registry import register, unregister  # (only this fallback registers a policy)
-
-    if isinstance(policy, str) and ":" not in policy:
-        return _check_registered(policy, seeds)
-    obj = load_ref(policy, "policy") if isinstance(policy, str) else policy
-    pid = "user-check-v1"
-    meta = {"system": system, "protocol": PROTOCOLS[system], "role": role}
-    register("policy", pid, obj, meta={k: v for k, v in meta.items() if v}, replace=True)
-    try:
-        return _check_registered(pid, seeds)
-    except ConformanceError:
-        raise
-    except Exception as exc:  # the policy broke the protocol: say where
-        _fail(f"{policy!r} ({system})", f"{type(exc).__name__}: {exc}")
-    finally:
-        unregister("policy", pid)
-
-
-def _check_registered(policy_id: str, seeds) -> int:
-    spec = resolve("policy", policy_id)
-    protocol_id = spec.meta.get("protocol")
-    if not protocol_id:
-        _fail(policy_id, "registry entry has no meta['protocol']")
-    pspec = resolve("protocol", protocol_id)
-    runner = pspec.meta.get("conformance")  # a conformance runner registered beside the protocol
-    protocol = Spec(kind="protocol", id=pspec.id, entry_point=runner).load()() if runner else \
-        make("protocol", protocol_id)
-    n = 0
-    for seed in seeds:
-        first = list(protocol.conformance_run(spec.id, seed))
-        again = list(protocol.conformance_run(spec.id, seed))
-        _check_events(spec.id, first)
-        if [e.to_json() for e in first] != [e.to_json() for e in again]:
-            _fail(spec.id, f"seed {seed}: two runs gave different transcripts")
-        n += len(first)
-    return n

@@ -14,18 +14,18 @@ import importlib
 import os
 
 from simcore.errors import InputError
+from simcore.systems import STUDIES, part
 from simcore.report import checked, load, page
 from simcore.report.steps import Sampler, anchor, match, pick_one, render_steps
 
-MODULES = {"mind": "simcore.report.mind", "scorable": "simcore.report.scorable",
-           "astra": "simcore.report.astra", "dominance": "simcore.report.dominance"}
 SAMPLE = 8
 #: runs of each kind read as candidates for its step-through (the first noise-free one is shown)
 SAMPLE_CANDIDATES = 5
 
 
 def _module(system: str):
-    return importlib.import_module(MODULES[system])
+    """The system's section of the report: the module its package names (``REPORT``)."""
+    return importlib.import_module(part(system, "REPORT"))
 
 
 def _noise_html(events) -> str:
@@ -168,7 +168,7 @@ def render(run_dir: str, *, negotiation: str | None = None, sample: int = SAMPLE
 def _negotiation_page(run_dir: str, found, wanted: str) -> str:
     runs = [f for f in found if isinstance(f, load.Run)]
     system = wanted.split("/", 1)[0]
-    if system in MODULES and len(runs) > 1:
+    if system in STUDIES and len(runs) > 1:
         runs = [r for r in runs if r.system == system] or runs
     with_t = [r for r in runs if r.transcript is not None]
     if not with_t:

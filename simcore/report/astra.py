@@ -21,6 +21,11 @@ def _tactic(code: str) -> str:
     row = lookup(rules("astra"), "tactic", code)
     return f"{code} ({row.label}): when {row.condition}" if row is not None else code
 
+#: the metrics a sweep of this system draws (``simcore report`` on a sweep): patterns capturing
+#: (series, metric), and the metrics among them that are shares
+SWEEP_HEADLINE = (r"results\.([^.]+)\.(agent_score_all|partner_score_all|walk_away_rate|pareto_optimal_share)$",)
+SWEEP_PERCENT = {"walk_away_rate", "pareto_optimal_share"}
+
 
 MODES = {
     "ask_highest": ("ask the partner's highest priority", "2.2 Asking Preference"),

@@ -24,6 +24,11 @@ OUTCOMES = ("booked", "dead-end", "stalled", "turn-limit", "unreadable")
 
 KIND = "the agent__user relation pair"
 
+#: the metrics a sweep of this system draws (``simcore report`` on a sweep): patterns capturing
+#: (series, metric), and the metrics among them that are shares
+SWEEP_HEADLINE = (r"results\.([^.]+)\.(success_rate|mean_turns)$",)
+SWEEP_PERCENT = {"success_rate"}
+
 
 def kind(run_id: str) -> str:
     """agent__user relation pair"""

@@ -26,6 +26,11 @@ CRITERIA = ("rationality", "alignment", "reason_validity", "change_justification
 _PREFIX = {"mind-voter": "voter row {}", "mind-voter-no-appraisal": "voter, no appraisal: row {}",
            "mind-proposer": "proposer row {}", "base": "Base row {}"}
 
+#: the metrics a sweep of this system draws (``simcore report`` on a sweep): patterns capturing
+#: (series, metric), and the metrics among them that are shares
+SWEEP_HEADLINE = (r"results\.([^.]+)\.(DR|DHR|F|S_total|J|high_w_hit)$", r"tom\.([^.]+)\.(acc2)$")
+SWEEP_PERCENT = {"DR", "DHR", "F", "high_w_hit", "acc2"}
+
 
 def _tables(*names: str) -> tuple:
     from simcore.rules import rules

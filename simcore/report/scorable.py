@@ -23,6 +23,11 @@ ESTIMATORS = {"base-llm": None, "base-om": "numeric-only Bayes: likelihood eq. 3
 
 KIND = "the method"
 
+#: the metrics a sweep of this system draws (``simcore report`` on a sweep): patterns capturing
+#: (series, metric), and the metrics among them that are shares
+SWEEP_HEADLINE = (r"results\.([^.]+)\.(FAR|PAR|LAR)$", r"results\.([^.]+)\.MSE\.(avg)$")
+SWEEP_PERCENT = {"FAR", "PAR", "LAR"}
+
 
 def kind(run_id: str) -> str:
     """the method"""

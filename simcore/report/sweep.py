@@ -9,20 +9,18 @@ axis, the values of the other axes.  The first grid axis is the x axis.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 
 from simcore.report import svg
+from simcore.systems import STUDIES, part
 from simcore.report.page import figure, missing, note, num, table
 
-HEADLINE = {
-    "mind": (r"results\.([^.]+)\.(DR|DHR|F|S_total|J|high_w_hit)$", r"tom\.([^.]+)\.(acc2)$"),
-    "scorable": (r"results\.([^.]+)\.(FAR|PAR|LAR)$", r"results\.([^.]+)\.MSE\.(avg)$"),
-    "astra": (r"results\.([^.]+)\.(agent_score_all|partner_score_all|walk_away_rate|pareto_optimal_share)$",),
-    "dominance": (r"results\.([^.]+)\.(success_rate|mean_turns)$",),
-}
-PERCENT = {"DR", "DHR", "F", "high_w_hit", "acc2", "FAR", "PAR", "LAR", "walk_away_rate", "pareto_optimal_share",
-           "success_rate"}
+def _report(system: str):
+    """The system's report section, which names its sweep headline (``SWEEP_HEADLINE``: patterns
+    of the metrics drawn, each capturing (series, metric); ``SWEEP_PERCENT``: those that are shares)."""
+    return importlib.import_module(part(system, "REPORT"))
 
 
 def _label(v) -> str:
@@ -36,7 +34,7 @@ def _numeric(values) -> bool:
 def headline(system: str, names) -> dict[str, list[tuple[str, str]]]:
     """metric leaf -> [(series name, full metric key)] for the study's headline metrics."""
     out: dict[str, list[tuple[str, str]]] = {}
-    for pat in HEADLINE.get(system, ()):
+    for pat in getattr(_report(system), "SWEEP_HEADLINE", ()) if system in STUDIES else ():
         for key in names:
             m = re.match(pat, key)
             if m:
@@ -87,7 +85,8 @@ def body(sw) -> str:
                 palette.setdefault(sname, svg.PALETTE[len(palette) % len(svg.PALETTE)])
         figs.append(figure(svg.line_chart(f"{leaf} against {xaxis}", xvals, series, intervals=intervals,
                                           xlabels=None if numeric else xs_raw, xlabel=xaxis, ylabel=leaf,
-                                          percent=leaf in PERCENT, floor0=False, colors=palette),
+                                          percent=leaf in getattr(_report(sw.system), "SWEEP_PERCENT", ()), floor0=False,
+                                          colors=palette),
                            f"Mean over replicates per grid point; whiskers: 95% interval ({leaf}).",
                            f"sweep-{sw.system}-{leaf}"))
     return head + '<div class="figs">' + "".join(figs) + "</div>" + _table(s, axes, keys=[k for m in groups.values() for _, k in m])

@@ -4,6 +4,7 @@ the module that exports them; the CLI and the registry import it only when it is
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 
 STUDIES = {
@@ -25,6 +26,18 @@ def system_of_study(path: object) -> str | None:
         if path == name or module in (mod, f"simcore.studies.{name}"):
             return name
     return None
+
+
+#: what every system's package exports (tests/test_system_interface.py checks each one):
+#: the study and its command, the registry entries and role evidence, the renderings, the
+#: environment's spec, the modules of its report section and its rule tables, and its noise finder
+INTERFACE = ("SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
+             "render_run", "ENV", "REPORT", "RULE_MODULES", "noise_notes")
+
+
+def part(system: str, name: str):
+    """``name`` of system ``system``'s package (one of :data:`INTERFACE`)."""
+    return getattr(importlib.import_module(STUDIES[system]), name)
 
 
 def available() -> list[str]:

@@ -10,6 +10,7 @@ rules are in :mod:`policies.astra`, :mod:`policies.astra_modules`, :mod:`policie
 :mod:`policies.partners`.
 """
 
+from simcore.noise import astra_notes as noise_notes
 from simcore.systems.astra.cli import command, run_default
 from simcore.systems.astra.envspec import ENV
 from simcore.systems.astra.evidence import CLAIMS, ROLES
@@ -18,5 +19,9 @@ from simcore.systems.astra.registry import REGISTRY, SYSTEM
 from simcore.systems.astra.render import PLAYTHROUGHS, plot_offers, render_run
 from simcore.systems.astra.study import STUDY, AstraConfig
 
-__all__ = ["SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
+#: the module of its section of ``simcore report``; the policy modules whose ``RULES`` are its rule tables
+REPORT = "simcore.report.astra"
+RULE_MODULES = ("policies.astra_modules",)
+
+__all__ = ["REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
            "AstraConfig", "start", "play_episode", "plot_offers", "ENV"]

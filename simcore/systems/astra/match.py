@@ -27,7 +27,7 @@ from simcore.protocols.alternating import Action, AlternatingGame
 from simcore.registry import make, resolve
 from simcore.role_backends import role_client
 from simcore.seats import seat
-from simcore.seeding import child, derive
+from simcore.seeding import child
 from simcore.systems.astra.params import NO_ASTRA_EXTRA
 from simcore.systems.astra.registry import AGENTS, BASE_PARTNERS, DEFAULT_BASE_PARTNER, PARTNERS, SYSTEM
 
@@ -281,30 +281,3 @@ def _attach_roles(roles, agent, partner, backend, seq) -> list:
         clients.append(client)
     return clients
 
-
-class AstraConformance:
-    """The protocol object the conformance suite makes: a short CaSiNo negotiation
-    (integrative setup, 8 rounds) in which the given policy plays."""
-
-    SOURCES = {"round_limit": "choice, conformance runs only: a short 8-round CaSiNo negotiation; the study's "
-                              "round limit is --rounds (15, the published runs in the reference notes)"}
-
-    def __init__(self, round_limit: int = 8):
-        self.round_limit = round_limit
-
-    def conformance_run(self, policy_id: str, seed: int):
-        spec = resolve("policy", policy_id)
-        domain = load_domain("casino-v1")
-        backend = make("backend", "mock-v1")
-        seq = derive(seed, SYSTEM, "conformance", spec.id)
-        base = DEFAULT_BASE_PARTNER
-        if spec.meta.get("role") == "agent":
-            agent = {v: k for k, v in AGENTS.items() if v}.get(spec.id, spec.id)  # a user's agent: its id
-            partner = "base"
-        elif spec.id in BASE_PARTNERS:
-            agent, partner, base = "astra", "base", spec.id
-        else:
-            agent, partner = "astra", {v: k for k, v in PARTNERS.items()}[spec.id]
-        ep, _ = play_episode(domain, agent, partner, "integrative", seq, backend=backend, base_partner=base,
-                             run_id=f"{SYSTEM}/conformance/{spec.id}/s{seed}", round_limit=self.round_limit)
-        return list(ep.events)

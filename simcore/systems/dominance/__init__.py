@@ -10,6 +10,7 @@ the playthroughs) and :mod:`.cli` (the command).  The game is
 :mod:`policies.dominance_state`; the terminal chat is :mod:`simcore.chat_dominance`.
 """
 
+from simcore.noise import dominance_notes as noise_notes
 from simcore.systems.dominance.cli import command, run_default
 from simcore.systems.dominance.envspec import ENV
 from simcore.systems.dominance.match import play_dialogue, start
@@ -17,5 +18,15 @@ from simcore.systems.dominance.registry import REGISTRY, SYSTEM
 from simcore.systems.dominance.render import PLAYTHROUGHS, render_run
 from simcore.systems.dominance.study import STUDY, DominanceConfig
 
-__all__ = ["SYSTEM", "STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "DominanceConfig",
+#: the module of its section of ``simcore report``; the policy modules whose ``RULES`` are its rule tables
+REPORT = "simcore.report.dominance"
+RULE_MODULES = ("policies.dominance_rules",)
+
+__all__ = ["ROLES", "CLAIMS", "REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "DominanceConfig",
            "start", "play_dialogue", "ENV"]
+
+#: the dominance agent's decisions are all the seed's response trees (an algorithm), and the
+#: simulated user is another such agent: no decision is left to an LLM role, and the study states
+#: no paper figure it compares across stand-ins
+ROLES: tuple = ()
+CLAIMS: tuple = ()

@@ -37,7 +37,7 @@ from simcore import seeding
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
 from simcore.protocols.dialogue import SEATS, DialogueGame
-from simcore.registry import registered, resolve
+from simcore.registry import resolve
 from simcore.seats import seat
 from simcore.systems.dominance.agents import UserSeat
 from simcore.systems.dominance.registry import DEFAULT_POLICY, SYSTEM
@@ -141,23 +141,3 @@ def play_dialogue(domain, agent: Any, user: Any, prefs_agent, prefs_user, *, rng
                  run_id=run_id, max_turns=max_turns, params={"agent": params, "user": user_params or params},
                  backend=backend, language=language).run()
 
-
-class DialogueConformance:
-    """The conformance runs of ``dominance-dialogue-v1`` (:func:`simcore.testing.check_policy`):
-    the policy in the agent's seat against the peer of its version (``dominance-peer-vN``, the
-    current one for a policy of another family) on the small domain, its preferences drawn
-    from ``derive(seed, "dominance", "conformance")``; the agent opens on even seeds."""
-
-    def conformance_run(self, policy_id: str, seed: int):
-        spec = resolve("policy", policy_id)
-        peer = f"dominance-peer-v{spec.version}"
-        if peer not in registered("policy", system=SYSTEM):
-            peer = DEFAULT_POLICY
-        domain = load_domain("restaurants-small-v1")
-        seq = seeding.derive(seed, SYSTEM, "conformance")
-        pa = random_preferences(domain, seeding.child(seq, "prefs", "agent"))
-        pu = random_preferences(domain, seeding.child(seq, "prefs", "user"))
-        result, _agents, _stats = play_dialogue(domain, spec.id, peer, pa, pu, rng_agent=seeding.child(seq, "agent"),
-                                                rng_user=seeding.child(seq, "user"), agent_opens=seed % 2 == 0,
-                                                run_id=f"{SYSTEM}/conformance/{policy_id}/{seed}", params=None)
-        return list(result.events)

@@ -30,8 +30,7 @@ REGISTRY = [
     dict(kind="protocol", id=PROTOCOL_ID, entry_point="simcore.protocols.dialogue:DialogueGame",
          kwargs={"max_turns": 40},
          description="utterance-by-utterance cooperative dialogue, Booking / dead end / 40-turn limit",
-         meta={"system": SYSTEM, "conformance": "simcore.systems.dominance.match:DialogueConformance",
-               "sources": {
+         meta={"system": SYSTEM, "sources": {
                    "max_turns": "notes (thesis): 'A dialogue fails after 40 turns'; the backstop behind the seed's "
                                 "exit (the study's --max-turns)"}}),
 ] + [

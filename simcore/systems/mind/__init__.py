@@ -11,6 +11,7 @@ show``'s rendering and the playthroughs) and :mod:`.cli` (the command).  The gam
 :mod:`policies.mad`.
 """
 
+from simcore.noise import mind_notes as noise_notes
 from simcore.systems.mind.cli import STUDY_PATH, calibrate_tone_noise, command, run_default
 from simcore.systems.mind.envspec import ENV
 from simcore.systems.mind.evidence import CLAIMS, READER_FITS, ROLES, TOM_PAPER
@@ -20,6 +21,10 @@ from simcore.systems.mind.render import PLAYTHROUGHS, render_run
 from simcore.systems.mind.study import STUDY, MindConfig
 from simcore.systems.mind.tables import tables
 
-__all__ = ["ENV", "SYSTEM", "STUDY", "STUDY_PATH", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
+#: the module of its section of ``simcore report``; the policy modules whose ``RULES`` are its rule tables
+REPORT = "simcore.report.mind"
+RULE_MODULES = ("policies.mind", "policies.mad")
+
+__all__ = ["REPORT", "RULE_MODULES", "noise_notes", "ENV", "SYSTEM", "STUDY", "STUDY_PATH", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
            "render_run", "describe_scenario", "calibrate_tone_noise", "MindConfig", "VARIANTS", "POLICY_IDS",
            "TOM_PAPER", "READER_FITS", "tables", "start", "play_group"]

@@ -35,7 +35,6 @@ import attrs
 import numpy as np
 
 from mockllm.client import ModelClient
-from mockllm.mock import MockBackend
 from mockllm.roles_mind import BaseRole
 from policies.mad import MadPolicy
 from policies.mind import MindPolicy
@@ -46,7 +45,7 @@ from simcore.errors import InputError
 from simcore.protocols.travel_vote import GroupOutcome, TravelVoteGame
 from simcore.registry import is_builtin, make
 from simcore.seats import policy_spec, seat
-from simcore.seeding import child, generator
+from simcore.seeding import child
 from simcore.systems.mind.agents import MindSeat, VoicedSeat, adapter, voice_for
 
 SYSTEM = "mind"
@@ -176,17 +175,4 @@ def _seat_rng(rng: Any, seat_name: str):
     return child(rng.bit_generator.seed_seq, "seat", seat_name)
 
 
-class MindConformance:
-    """The protocol object the conformance suite makes: a group of three negotiated with the
-    policy in every seat (the mock backend, proposers drawn from the run's generator)."""
-
-    def conformance_run(self, policy_id: str, seed: int):
-        rng = generator(seed, "conformance", policy_id)
-        group = generate_group("conf", 3, rng)
-        proposers = [int(rng.integers(group.size)) for _ in group.items]
-        out = play_group(group, policy_id, proposers, ModelClient(MockBackend()), rng,
-                         f"{SYSTEM}/conformance/{policy_id}")
-        return list(out.events)
-
-
-__all__ = ["start", "play_group", "MindConformance", "DEFAULT_POLICY", "BUILTIN_POLICIES", "SYSTEM"]
+__all__ = ["start", "play_group", "DEFAULT_POLICY", "BUILTIN_POLICIES", "SYSTEM"]

@@ -11,6 +11,7 @@ scorable``'s jobs and tables), :mod:`.render` (step-through, playthroughs) and :
 :mod:`policies.scorable`, :mod:`policies.bayes` and :mod:`policies.llm_pe`.
 """
 
+from simcore.noise import scorable_notes as noise_notes
 from simcore.systems.scorable.cli import command, run_default
 from simcore.systems.scorable.envspec import ENV
 from simcore.systems.scorable.evidence import CLAIMS, ROLES
@@ -21,6 +22,10 @@ from simcore.systems.scorable.registry import GAMES, REGISTRY, SYSTEM
 from simcore.systems.scorable.render import PLAYTHROUGHS, render_run
 from simcore.systems.scorable.study import STUDY, ScorableConfig
 
-__all__ = ["ENV", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
+#: the module of its section of ``simcore report``; the policy modules whose ``RULES`` are its rule tables
+REPORT = "simcore.report.scorable"
+RULE_MODULES = ("policies.scorable",)
+
+__all__ = ["REPORT", "RULE_MODULES", "noise_notes", "ENV", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
            "ScorableConfig", "METHODS", "METHOD_IDS", "GAMES", "Method", "start", "session_match", "SessionResult",
            "TurnDraws"]

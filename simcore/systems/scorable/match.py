@@ -39,7 +39,7 @@ from simcore.protocols.scorable import ScorableGame, Settings, public_game, sess
 from simcore.registry import resolve
 from simcore.role_backends import role_client
 from simcore.seats import seat
-from simcore.seeding import child, derive
+from simcore.seeding import child
 from simcore.systems.scorable.agents import Negotiator, VoicedSeat
 from simcore.systems.scorable.methods import METHODS
 from simcore.systems.scorable.model import SessionModel, TurnDraws
@@ -178,24 +178,3 @@ def session_match(method: Any = "scorable-proposed-all-v1", *, game: Any = "harb
     return start(scenario, name, seq, settings=settings, backend=backend_object(backend),
                  run_id=f"{SYSTEM}/api/{name}", seats=seats)
 
-
-class ScorableConformance:
-    """The protocol object the conformance suite makes: one session of Harbour Sport Park
-    with a registered method, or with the given policy in p1's seat and Proposed (all)'s
-    negotiators in the others."""
-
-    SOURCES = {"game": "conformance runs only: the seed's game (sec. 4.1 / Table 5: Harbour Sport Park)"}
-
-    def __init__(self, game: str = "harbour-sport-park"):
-        self.game = load_game(game)
-
-    def conformance_run(self, policy_id: str, seed: int) -> list[Event]:
-        spec = resolve("policy", policy_id)
-        method = spec.kwargs.get("method") if spec.meta.get("method") else None
-        seats = None
-        if method is None:  # a user's agent: in p1's seat
-            method, seats = "proposed-all", {self.game.parties[self.game.p1].short: spec.id}
-        seq = derive(seed, SYSTEM, "conformance", method if seats is None else spec.id)
-        res = start(self.game, method, seq, settings=Settings(), seats=seats,
-                    run_id=f"{SYSTEM}/conformance/{method if seats is None else spec.id}/s{seed}").run()
-        return list(res.events)
