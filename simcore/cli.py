@@ -65,8 +65,12 @@ def cli():
 @click.option("--resume", is_flag=True, default=False,
               help="Default study: continue an interrupted one, skipping the systems it finished "
                    "(with the same --seed) and running the rest again.")
+@click.option("--first-look", is_flag=True, default=False,
+              help="Every system's default study at a small size: the same tables and intervals in seconds, "
+                   "written to OUT/first-look/SYSTEM (the full study takes minutes: the scorable study's "
+                   "3,500 negotiations of 26 turns each are most of it).")
 @click.pass_context
-def run(ctx, seed, workers, out, progress, overwrite, resume):
+def run(ctx, seed, workers, out, progress, overwrite, resume, first_look):
     """Run a study. With no SYSTEM, run the default study of every system.
 
     Options given before SYSTEM apply to it as if given after it (``--out`` keeps its
@@ -75,6 +79,9 @@ def run(ctx, seed, workers, out, progress, overwrite, resume):
     import os
 
     if ctx.invoked_subcommand is not None:
+        if first_look:
+            raise click.UsageError("--first-look is the default study's (simcore run --first-look); a system's own "
+                                   "command takes its size options (--groups, --trials, --episodes, --dialogues)")
         given = {name: value for name, value in
                  (("seed", seed), ("workers", workers), ("progress", progress), ("overwrite", overwrite))
                  if ctx.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT}
@@ -89,6 +96,8 @@ def run(ctx, seed, workers, out, progress, overwrite, resume):
     import time
 
     names = list(available())
+    if first_look:
+        out = os.path.join(out, "first-look")
     todo = default_study.plan(out, names, seed=seed, overwrite=overwrite, resume=resume)  # checks before any work
     start, ran = time.monotonic(), []
     for i, name in enumerate(names, 1):
@@ -99,7 +108,8 @@ def run(ctx, seed, workers, out, progress, overwrite, resume):
         click.echo(f"== {name} ({i} of {len(names)}) ==")
         following = AFTER.set(default_study.after_note(todo, name))  # its progress line names what follows
         try:
-            module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress)
+            module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress,
+                               first_look=first_look)
         finally:
             AFTER.reset(following)
         default_study.mark_done(os.path.join(out, name), seed)

@@ -29,10 +29,12 @@ def system_of_study(path: object) -> str | None:
 
 
 #: what every system's package exports (tests/test_system_interface.py checks each one):
-#: the study and its command, the registry entries and role evidence, the renderings, the
-#: environment's spec, the modules of its report section and its rule tables, and its noise finder
+#: the study, its command and its default study (``run_default(seed, workers, out, progress,
+#: first_look)``, ``FIRST_LOOK`` the small size), the registry entries and role evidence, the
+#: renderings, the environment's spec, the modules of its report section and its rule tables,
+#: and its noise finder
 INTERFACE = ("SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
-             "render_run", "ENV", "REPORT", "RULE_MODULES", "noise_notes")
+             "FIRST_LOOK", "render_run", "ENV", "REPORT", "RULE_MODULES", "noise_notes")
 
 
 def part(system: str, name: str):

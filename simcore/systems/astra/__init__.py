@@ -11,7 +11,7 @@ rules are in :mod:`policies.astra`, :mod:`policies.astra_modules`, :mod:`policie
 """
 
 from simcore.noise import astra_notes as noise_notes
-from simcore.systems.astra.cli import command, run_default
+from simcore.systems.astra.cli import FIRST_LOOK, command, run_default
 from simcore.systems.astra.envspec import ENV
 from simcore.systems.astra.evidence import CLAIMS, ROLES
 from simcore.systems.astra.match import play_episode, start
@@ -23,5 +23,5 @@ from simcore.systems.astra.study import STUDY, AstraConfig
 REPORT = "simcore.report.astra"
 RULE_MODULES = ("policies.astra_modules",)
 
-__all__ = ["REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
+__all__ = ["FIRST_LOOK", "REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
            "AstraConfig", "start", "play_episode", "plot_offers", "ENV"]

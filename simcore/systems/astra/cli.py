@@ -108,8 +108,14 @@ def command(seed, workers, out, progress, domain, setups, partners, agents, base
         click.echo(f"wrote {png} ({agent} vs {partner}, {setup})")
 
 
-def run_default(seed: int = 0, workers: int = 1, out: str | None = None, progress: bool | None = None):
+#: ``simcore run --first-look``: every table of the default study at a size that runs in seconds
+FIRST_LOOK = {"episodes": 4}
+
+
+def run_default(seed: int = 0, workers: int = 1, out: str | None = None, progress: bool | None = None,
+                first_look: bool = False):
     """The paper-scale study: 100 episodes x every partner x three setups, both agents,
-    plus the Table 4 weight sweep against the base partner."""
-    config = AstraConfig(seed=seed, weights_sweep=True)
+    plus the Table 4 weight sweep against the base partner (``first_look``: its tables at
+    :data:`FIRST_LOOK`'s size)."""
+    config = AstraConfig(seed=seed, weights_sweep=True, **(FIRST_LOOK if first_look else {}))
     return launch(STUDY_PATH, config, workers=workers, out=out, progress=progress)

@@ -11,7 +11,7 @@ the playthroughs) and :mod:`.cli` (the command).  The game is
 """
 
 from simcore.noise import dominance_notes as noise_notes
-from simcore.systems.dominance.cli import command, run_default
+from simcore.systems.dominance.cli import FIRST_LOOK, command, run_default
 from simcore.systems.dominance.envspec import ENV
 from simcore.systems.dominance.match import play_dialogue, start
 from simcore.systems.dominance.registry import REGISTRY, SYSTEM
@@ -22,7 +22,7 @@ from simcore.systems.dominance.study import STUDY, DominanceConfig
 REPORT = "simcore.report.dominance"
 RULE_MODULES = ("policies.dominance_rules",)
 
-__all__ = ["ROLES", "CLAIMS", "REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "DominanceConfig",
+__all__ = ["FIRST_LOOK", "ROLES", "CLAIMS", "REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "DominanceConfig",
            "start", "play_dialogue", "ENV"]
 
 #: the dominance agent's decisions are all the seed's response trees (an algorithm), and the

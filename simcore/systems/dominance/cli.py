@@ -67,6 +67,13 @@ def command(seed, workers, out, progress, domain, agent, user, dialogues, max_tu
     launch(STUDY_PATH, config, workers=workers, out=out, progress=progress)
 
 
-def run_default(seed: int = 0, workers: int = 1, out: str | None = f"runs/{SYSTEM}", progress=None):
-    """3 x 3 relation pairs x 100 dialogues on the small restaurant domain."""
-    return launch(STUDY_PATH, DominanceConfig(seed=seed), workers=workers, out=out, progress=progress)
+#: ``simcore run --first-look``: every table of the default study at a size that runs in seconds
+FIRST_LOOK = {"dialogues": 20}
+
+
+def run_default(seed: int = 0, workers: int = 1, out: str | None = f"runs/{SYSTEM}", progress=None,
+                first_look: bool = False):
+    """3 x 3 relation pairs x 100 dialogues on the small restaurant domain (``first_look``: at
+    :data:`FIRST_LOOK`'s size)."""
+    config = DominanceConfig(seed=seed, **(FIRST_LOOK if first_look else {}))
+    return launch(STUDY_PATH, config, workers=workers, out=out, progress=progress)

@@ -12,7 +12,7 @@ show``'s rendering and the playthroughs) and :mod:`.cli` (the command).  The gam
 """
 
 from simcore.noise import mind_notes as noise_notes
-from simcore.systems.mind.cli import STUDY_PATH, calibrate_tone_noise, command, run_default
+from simcore.systems.mind.cli import FIRST_LOOK, STUDY_PATH, calibrate_tone_noise, command, run_default
 from simcore.systems.mind.envspec import ENV
 from simcore.systems.mind.evidence import CLAIMS, READER_FITS, ROLES, TOM_PAPER
 from simcore.systems.mind.match import play_group, start
@@ -25,6 +25,6 @@ from simcore.systems.mind.tables import tables
 REPORT = "simcore.report.mind"
 RULE_MODULES = ("policies.mind", "policies.mad")
 
-__all__ = ["REPORT", "RULE_MODULES", "noise_notes", "ENV", "SYSTEM", "STUDY", "STUDY_PATH", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
+__all__ = ["FIRST_LOOK", "REPORT", "RULE_MODULES", "noise_notes", "ENV", "SYSTEM", "STUDY", "STUDY_PATH", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
            "render_run", "describe_scenario", "calibrate_tone_noise", "MindConfig", "VARIANTS", "POLICY_IDS",
            "TOM_PAPER", "READER_FITS", "tables", "start", "play_group"]

@@ -63,9 +63,16 @@ def command(seed, workers, out, progress, groups, sizes, variants, judge, seeds,
     launch(STUDY_PATH, config, workers=workers, out=out, progress=progress, **sweep)
 
 
-def run_default(seed: int = 0, workers: int = 1, out: str | None = "runs/mind", progress=None):
-    return launch(STUDY_PATH, MindConfig(seed=seed), workers=workers, out=out,
-                  progress=progress)
+#: ``simcore run --first-look``: every table of the default study at a size that runs in seconds
+FIRST_LOOK = {"groups": 24}
+
+
+def run_default(seed: int = 0, workers: int = 1, out: str | None = "runs/mind", progress=None,
+                first_look: bool = False):
+    """Table 1-4's study: 201 groups of 2, 3 and 4 members, every variant (``first_look``: at
+    :data:`FIRST_LOOK`'s size)."""
+    return launch(STUDY_PATH, MindConfig(seed=seed, **(FIRST_LOOK if first_look else {})), workers=workers,
+                  out=out, progress=progress)
 
 
 #: options --calibrate refuses: it prints a table for each tone_noise value and writes nothing

@@ -12,7 +12,7 @@ scorable``'s jobs and tables), :mod:`.render` (step-through, playthroughs) and :
 """
 
 from simcore.noise import scorable_notes as noise_notes
-from simcore.systems.scorable.cli import command, run_default
+from simcore.systems.scorable.cli import FIRST_LOOK, command, run_default
 from simcore.systems.scorable.envspec import ENV
 from simcore.systems.scorable.evidence import CLAIMS, ROLES
 from simcore.systems.scorable.match import SessionResult, session_match, start
@@ -26,6 +26,6 @@ from simcore.systems.scorable.study import STUDY, ScorableConfig
 REPORT = "simcore.report.scorable"
 RULE_MODULES = ("policies.scorable",)
 
-__all__ = ["REPORT", "RULE_MODULES", "noise_notes", "ENV", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
+__all__ = ["FIRST_LOOK", "REPORT", "RULE_MODULES", "noise_notes", "ENV", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
            "ScorableConfig", "METHODS", "METHOD_IDS", "GAMES", "Method", "start", "session_match", "SessionResult",
            "TurnDraws"]

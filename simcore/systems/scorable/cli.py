@@ -111,7 +111,13 @@ def command(seed, workers, out, progress, game, methods, trials, sigma, floor, a
     launch(STUDY_PATH, config, workers=workers, out=out, progress=progress)
 
 
-def run_default(seed: int = 0, workers: int = 1, out: str | None = "runs/scorable", progress=None):
-    """The paper-scale study: 500 trials of each of the 7 methods on Harbour Sport Park."""
-    return launch(STUDY_PATH, ScorableConfig(seed=seed), workers=workers, out=out,
-                  progress=progress)
+#: ``simcore run --first-look``: every table of the default study at a size that runs in seconds
+FIRST_LOOK = {"trials": 12}
+
+
+def run_default(seed: int = 0, workers: int = 1, out: str | None = "runs/scorable", progress=None,
+                first_look: bool = False):
+    """The paper-scale study: 500 trials of each of the 7 methods on Harbour Sport Park
+    (``first_look``: at :data:`FIRST_LOOK`'s size)."""
+    return launch(STUDY_PATH, ScorableConfig(seed=seed, **(FIRST_LOOK if first_look else {})), workers=workers,
+                  out=out, progress=progress)
