@@ -20,7 +20,7 @@ _API = {
     "astra_episode": "simcore.api", "dominance_dialogue": "simcore.api", "make": "simcore.api",
     "mind_group": "simcore.api", "posterior": "simcore.api", "register": "simcore.api", "registered": "simcore.api",
     "roles": "simcore.api", "scorable_session": "simcore.api", "seed_sequence": "simcore.api",
-    "make_env": "simcore.env",
+    "negotiate": "simcore.api", "make_env": "simcore.env",
 }
 
 __all__ = sorted(_API) + ["__version__"]

@@ -20,16 +20,34 @@ system (or an object with the system's policy interface), and each error is one
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Sequence
 
-from simcore.argcheck import _policy_object, _registered_id, seed_sequence
-from simcore.backends import backend_object as _backend
+from policies.bayes import Posterior, hypothesis_space
+from scenarios.scorable import load_game
+from simcore.argcheck import seed_sequence
 from simcore.errors import InputError
+from simcore.registry import make as _make, register as _register, registered as _registered
+from simcore.roles import roles as _roles
+from simcore.systems import STUDIES, part
 from simcore.systems.astra.match import episode_match as astra_match
 from simcore.systems.dominance.match import dialogue_match as dominance_match
 from simcore.systems.mind.match import group_match as mind_match
 from simcore.systems.scorable.match import session_match as scorable_match
+
+
+# ------------------------------------------------------------------ any system
+def negotiate(system: str, *, seed: Any = 0, **options: Any):
+    """One negotiation of any system (a key of ``simcore.systems.STUDIES``: the four papers'
+    and any other system installed), set up from the options its environment takes
+    (``make_env(system, **options)``: docs/env.md lists them; the seats' agents among them)
+    and played to the end: the system's result, as its set-up's finish gives it (ASTRA:
+    ``(Episode, record)``; MIND: a ``GroupOutcome``; scorable: a ``SessionResult``;
+    dominance: ``(DialogueResult, agents, call counts)``)."""
+    if system not in STUDIES:
+        raise InputError("system", repr(system), f"valid: {', '.join(STUDIES)}")
+    spec = part(system, "ENV")
+    spec.check(options)
+    return spec.match(seed_sequence(seed), options).run()
 
 
 # ------------------------------------------------------------------ MIND
@@ -93,9 +111,6 @@ def posterior(game: str = "harbour-sport-park-v1"):
     a :class:`policies.bayes.Posterior`; ``.update(deal, target, sigma, signals)`` takes a deal
     the opponent proposed (option indices), the assumed conceder target, the likelihood's sigma
     and the signals read from its words; ``.estimate()`` gives its expected score table."""
-    from policies.bayes import Posterior, hypothesis_space
-    from scenarios.scorable import load_game
-
     return Posterior(hypothesis_space(load_game(game).option_counts))
 
 
@@ -123,31 +138,23 @@ def register(kind: str, id: str, entry_point: Any, kwargs=None, description: str
     """Register your own scenario / policy / protocol / backend under a versioned id
     (``name-v1``); ``meta={"system": "astra", "role": "agent"}`` seats a policy in a system's
     study (docs/api.md)."""
-    from simcore.registry import register as _register
-
     return _register(kind, id, entry_point, kwargs, description, meta, replace=replace)
 
 
 def make(kind: str, id: str, **overrides: Any):
     """Build a registered thing by id (``make("policy", "mind-v2")``)."""
-    from simcore.registry import make as _make
-
     return _make(kind, id, **overrides)
 
 
 def registered(kind: str, *, system: str | None = None) -> list[str]:
     """The registered ids of ``kind`` (of ``system`` only, when given)."""
-    from simcore.registry import registered as _registered
-
     return _registered(kind, system=system)
 
 
 def roles(system: str | None = None):
     """The roles each paper gives to an LLM, with their stand-ins and evidence (simcore.roles)."""
-    from simcore.roles import roles as _roles
-
     return _roles(system)
 
 
-__all__ = ["mind_group", "astra_episode", "scorable_session", "posterior", "dominance_dialogue", "register",
+__all__ = ["negotiate", "mind_group", "astra_episode", "scorable_session", "posterior", "dominance_dialogue", "register",
            "make", "registered", "roles", "seed_sequence"]
