@@ -16,9 +16,10 @@ Fairness:
     ``--n`` negotiations of every contender in turn (the order rotating from one repetition
     to the next), so a slow spell of the shared machine hits all of them alike;
   * **CPU time** (``time.process_time``), not wall time;
-  * simcore's caches (the domain and its derived tables, the outcome spaces and the
-    partners' outcome rankings, the mock's memoised sentences, the prompt texts, every
-    ``functools`` cache of simcore's modules) are **cleared before every negotiation**, as NegMAS builds its outcome space afresh each time;
+  * simcore's caches (every cache declared in :mod:`simcore.caches`: the domain and its derived
+    tables, the outcome spaces and the partners' outcome rankings, the mock's memoised sentences,
+    the prompt texts) are **cleared before every negotiation**, as NegMAS builds its outcome space
+    afresh each time;
   * per contender the median and the range over the repetitions, and the ratio's median
     and range taken repetition by repetition (paired).
 
@@ -31,63 +32,19 @@ benchmarks/results-negmas.md.
 from __future__ import annotations
 
 import argparse
-import functools
 import os
 import statistics
 import sys
 import time
 
+from simcore import caches
+
 
 # ------------------------------------------------------------------ simcore
-SIMCORE_PACKAGES = ("simcore", "policies", "mockllm", "scenarios")
-#: module-level memo dicts of per-domain data whose names do not say "cache": the outcome
-#: spaces with both sides' scores (``policies.lp.Space.cached``) and each partner's ranking
-#: of the outcomes (``policies.partners``) -- what NegMAS rebuilds per negotiation too
-#: (its outcome space, its negotiators' sorted outcomes).  Missed by the name rule until
-#: 2026-11-27, which left them warm for simcore.
-DOMAIN_MEMOS = {"policies.lp": ("_SPACES",), "policies.partners": ("_RANKED",)}
-
-
-def find_simcore_caches() -> list:
-    """Every cache simcore keeps between negotiations, as ``(kind, object)``: ``functools``
-    caches, the module-level memo dicts whose names say they are caches and those of
-    :data:`DOMAIN_MEMOS`; a new domain object (``load_domain`` is among the ``functools``
-    caches) also starts with empty ``cached_property`` tables."""
-    found = []
-    for name, module in list(sys.modules.items()):
-        if module is None or name.split(".")[0] not in SIMCORE_PACKAGES:
-            continue
-        memos = DOMAIN_MEMOS.get(name, ())
-        for attr, value in list(vars(module).items()):
-            if isinstance(value, functools._lru_cache_wrapper):
-                found.append(("lru", value))
-            elif isinstance(value, dict) and ("CACHE" in attr.upper() or attr in ("_SAID",) or attr in memos):
-                found.append(("dict", value))
-    return found
-
-
-#: the caches found by the last scan and how many modules were loaded then: the scan of
-#: ``sys.modules`` (about 0.4 ms) is the harness's own work, not simcore's, so it is made
-#: again only when a module was loaded since; the clearing itself is timed with the
-#: negotiation (until 2026-11-27, evening, every negotiation was charged a scan too)
-_FOUND: tuple = (-1, [])
-
-
 def clear_simcore_caches() -> int:
-    """Empty every cache simcore keeps between negotiations (:func:`find_simcore_caches`);
-    returns how many were cleared."""
-    global _FOUND
-    if _FOUND[0] != len(sys.modules):
-        _FOUND = (len(sys.modules), find_simcore_caches())
-    n = 0
-    for kind, value in _FOUND[1]:
-        if kind == "lru":
-            value.cache_clear()
-            n += 1
-        elif value:
-            value.clear()
-            n += 1
-    return n
+    """Empty every cache simcore keeps between negotiations (each declared by its owner in
+    :mod:`simcore.caches`); returns how many were emptied."""
+    return caches.clear()
 
 
 def simcore_negotiation(words: bool):

@@ -32,6 +32,7 @@ from typing import Any, Mapping
 from mockllm import checks, schema
 from mockllm.jsontext import dumps_compact
 from mockllm.tasks import Task, register_task
+from simcore import caches
 from simcore.errors import ParseError
 
 MODES = ("greet", "ask_highest", "ask_lowest", "ask_clarify", "offer", "accept", "walk_away", "talk")
@@ -95,10 +96,10 @@ def _say(mode, tactic, mention, warning, offer) -> str:
     return " ".join(parts)
 
 
-_SAID: dict[tuple[str, str], str] = {}
+_SAID: dict[tuple[str, str], str] = caches.memo("mockllm.astra: the mock's sentences by template and values")
 #: ``astra.speak``'s answer texts by the context's key (:func:`mockllm.tasks.known_key`, plain
 #: fields), for the contexts answered without noise: the text is a function of the context
-_TEXT_CACHE: dict[bytes, str] = {}
+_TEXT_CACHE: dict[bytes, str] = caches.memo("mockllm.astra: rendered prompt texts")
 _SAID_MAX = 20_000  # (an ASTRA study says about 300 different things)
 
 

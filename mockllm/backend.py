@@ -6,6 +6,7 @@ import inspect
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 import attrs
+from simcore import caches
 
 ROLES = ("system", "user", "assistant")
 
@@ -63,7 +64,7 @@ class ChatBackend(Protocol):
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str: ...
 
 
-_TAKES_SCHEMA: dict[type, bool] = {}
+_TAKES_SCHEMA: dict[type, bool] = caches.memo("mockllm.backend: whether a backend class takes a schema")
 
 
 def takes_schema(backend: Any) -> bool:

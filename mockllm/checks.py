@@ -10,7 +10,6 @@ which the client retries and then answers with the caller's counted fallback.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import operator
@@ -18,6 +17,7 @@ import re
 from collections import Counter, abc
 from typing import Any, Collection, Mapping
 
+from simcore import caches
 from simcore.errors import ParseError
 
 
@@ -63,7 +63,7 @@ def finite(task_id: str, what: str, value: Any, text: str) -> float:
     return out
 
 
-@functools.lru_cache(maxsize=1024)
+@caches.lru("mockllm.checks: texts flattened for the echo check", maxsize=1024)
 def _flat_cached(text: str) -> str:
     return " ".join(text.split()).casefold()
 

@@ -31,6 +31,7 @@ from typing import Any, Mapping
 
 from mockllm import checks, schema
 from mockllm.tasks import Task, register_task
+from simcore import caches
 from simcore.errors import InputError, ParseError
 from simcore.protocols.dialogue import STALLED  # a Quit's reason (the repeat backstop's), said and read as its own
 
@@ -279,8 +280,8 @@ def _sentences(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
-_VOCABS: dict = {}
-_READS: dict = {}
+_VOCABS: dict = caches.memo("mockllm.dominance: a domain's reading vocabulary")
+_READS: dict = caches.memo("mockllm.dominance: the mock reader's readings by text")
 _CACHE_MAX = 200_000
 
 

@@ -41,6 +41,7 @@ import numpy as np
 from mockllm.backend import Message
 from mockllm import checks
 from mockllm.jsontext import dumps_compact, loads
+from simcore import caches
 from simcore.errors import ParseError, UnrecognisedPrompt
 from simcore.once import Once
 from simcore.textsafe import well_formed_data
@@ -53,8 +54,8 @@ PROMPT_MARKERS = ("TASK:", CONTEXT_HEADER, QUESTION_HEADER, "Answer format:", "E
 
 
 _TASKS: dict[str, "Task"] = {}
-_SYSTEM_CACHE: dict[tuple[str, str], Message] = {}
-_CLOSING_CACHE: dict[tuple[str, str, str, str], str] = {}
+_SYSTEM_CACHE: dict[tuple[str, str], Message] = caches.memo("mockllm.tasks: system messages by task and instructions")
+_CLOSING_CACHE: dict[tuple[str, str, str, str], str] = caches.memo("mockllm.tasks: prompts' closing questions")
 _dumps = dumps_compact  # the text of json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
@@ -266,9 +267,9 @@ class Task:
             raise ParseError(self.id, f"invalid JSON: {exc}", text) from None
 
 
-_PHRASES: dict[str, tuple[str, ...]] = {}
-_WORDS: dict[str, tuple[tuple[str, ...], ...]] = {}
-_ECHO_RULES: dict[tuple, tuple] = {}
+_PHRASES: dict[str, tuple[str, ...]] = caches.memo("mockllm.tasks: an example answer's phrases")
+_WORDS: dict[str, tuple[tuple[str, ...], ...]] = caches.memo("mockllm.tasks: an example answer's words")
+_ECHO_RULES: dict[tuple, tuple] = caches.memo("mockllm.tasks: echo rules by task fields")
 _PLACEHOLDER = re.compile(r"<[^<>\n]{1,200}>")  # a slot of an answer format, e.g. <your words>
 
 
@@ -475,7 +476,7 @@ def known_key(fields: dict) -> bytes | None:
         return None  # or too deep: no key, and the context takes the prompt's round trip as before
 
 
-_READS_BACK: dict[int, tuple[Task, bool]] = {}  # id(task) -> (task, whether its prompts read back as it)
+_READS_BACK: dict[int, tuple[Task, bool]] = caches.memo("mockllm.tasks: whether a task's prompts read back as it")  # id(task) -> (task, whether its prompts read back as it)
 
 
 def reads_back(task: Task) -> bool:

@@ -76,7 +76,6 @@ observer reads the shared copy.
 
 from __future__ import annotations
 
-import functools
 import itertools
 import math
 import threading
@@ -86,6 +85,7 @@ import attrs
 import numpy as np
 
 from simcore.errors import InputError
+from simcore import caches
 
 MAX_HYPOTHESES = 5_000_000
 #: log-probabilities (relative to the most probable hypothesis) are held at or above
@@ -136,7 +136,7 @@ def resolve_signal(issue_names: Sequence[str], option_counts: Sequence[int], raw
         return None
 
 
-@functools.lru_cache(maxsize=4096)
+@caches.lru("policies.bayes: resolved signals", maxsize=4096)
 def _resolve(issue_names: tuple[str, ...], option_counts: tuple[int, ...], entity, stype, stance,
              target: str) -> Signal | None:
     parts = [p.strip() for p in target.split(",") if p.strip()]
@@ -200,7 +200,7 @@ class HypothesisSpace:
         return f"{ranking} | peaks {shapes}"
 
 
-@functools.lru_cache(maxsize=8)
+@caches.lru("policies.bayes: hypothesis spaces", maxsize=8)
 def hypothesis_space(option_counts: tuple[int, ...], max_hypotheses: int = MAX_HYPOTHESES) -> HypothesisSpace:
     """The (cached) hypothesis space for a game with these option counts."""
     m = len(option_counts)
@@ -291,7 +291,7 @@ def signal_lik(space: HypothesisSpace, sig: Signal, floor: float) -> np.ndarray:
     return p
 
 
-@functools.lru_cache(maxsize=4096)
+@caches.lru("policies.bayes: cross-issue comparisons", maxsize=4096)
 def _cross_comparison(option_counts: tuple[int, ...], sig: Signal, floor: float):
     """A comparison of options of two different issues, in factored form.
 

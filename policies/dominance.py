@@ -105,6 +105,7 @@ import numpy as np
 from mockllm.callrng import CallRng
 from mockllm.dominance import READ, SAY, phrasings, read_text_json, render
 from policies.dominance_state import RELATIONS, OptionJudge, Preferences
+from simcore import caches
 from simcore.protocols.dialogue import (READ as READ_STEP, Accept, AskPreference, Booking, Decision, Propose,
                                         Proposal, Quit, Reject, Say, StatePreference, STALLED, Unreadable,
                                         why_illegal)
@@ -182,7 +183,7 @@ V2_EXIT = {"stall_outcome": False}
 V1_EXIT = {**V2_EXIT, "exit_counter_refusal": False, "exit_on_repeat": False, "exit_criterion": False}
 
 
-_JUDGES: dict = {}
+_JUDGES: dict = caches.memo("policies.dominance: option judges by preference profile")
 
 
 def _judge(domain, prefs, params):

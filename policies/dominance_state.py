@@ -34,6 +34,7 @@ from typing import Iterable, Optional
 
 import attrs
 import numpy as np
+from simcore import caches
 
 RELATIONS = ("dominant", "peer", "submissive")
 Pair = tuple  # (less | None, more | None)
@@ -136,7 +137,7 @@ class Preferences:
         return tuple(sorted(self.values, key=lambda v: (-sc[v], self.values.index(v))))
 
 
-_CLOSURE_CACHE: dict = {}
+_CLOSURE_CACHE: dict = caches.memo("policies.dominance_state: preference closures by statements")
 
 
 def total_order(criterion: str, ranking_best_first: Iterable[str], values: tuple[str, ...]) -> Preferences:

@@ -27,7 +27,6 @@ the shared answer.
 
 from __future__ import annotations
 
-import functools
 from typing import Sequence
 
 import numpy as np
@@ -35,6 +34,7 @@ import numpy as np
 from mockllm.client import ModelClient
 from mockllm.scorable import ESTIMATE
 from scenarios.scorable import Game
+from simcore import caches
 
 
 def prior_mean_table(game: Game) -> tuple[np.ndarray, ...]:
@@ -50,7 +50,7 @@ def issues_context(game: Game) -> list[dict]:
     return _issues_context(game)
 
 
-@functools.lru_cache(maxsize=16)
+@caches.lru("policies.llm_pe: a game's issues as the prompt states them", maxsize=16)
 def _issues_context(game: Game) -> list[dict]:
     return [{"name": i.name, "title": i.title, "options": list(i.options)} for i in game.issues]
 

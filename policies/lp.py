@@ -36,13 +36,13 @@ agent score or ``S_p >=`` its previous offer's partner score are kept; the top
 
 from __future__ import annotations
 
-import functools
 from typing import Optional, Sequence
 
 import attrs
+from simcore import caches
 
 TOL = 1e-6
-_SPACES: dict = {}
+_SPACES: dict = caches.memo("policies.lp: outcome spaces with both sides' scores")
 
 
 @attrs.frozen
@@ -294,7 +294,7 @@ def make_solver(name: str):
         raise ValueError(f"unknown solver {name!r}; valid: {', '.join(SOLVERS)}") from None
 
 
-@functools.lru_cache(maxsize=256)
+@caches.lru("policies.lp: lambda windows", maxsize=256)
 def lambda_window(lam: float, window: float = 0.3, step: float = 0.1) -> tuple[float, ...]:
     """lambda values of the sweep: +-window around ``lam`` in ``step`` steps, inside [0, 1]."""
     c, w, s = _lam_tenths(lam), int(round(window * 10)), max(1, int(round(step * 10)))

@@ -46,6 +46,7 @@ import attrs
 
 from mockllm import astra as lang
 from policies.astra import AgentParams, AstraAgent, speak
+from simcore import caches
 from simcore.protocols.alternating import _NOTHING, Action, Observation
 
 
@@ -105,7 +106,7 @@ PARTNER_PARAMS = {
 }
 
 
-_RANKED: dict = {}  # pure data per (domain, values, seat), shared between episodes
+_RANKED: dict = caches.memo("policies.partners: each side's ranking of a domain's outcomes")  # pure data
 
 
 class Partner:

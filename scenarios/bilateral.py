@@ -53,6 +53,7 @@ from typing import Any
 import attrs
 
 from scenarios.datafile import read_data
+from simcore import caches
 from simcore.errors import InputError
 
 FORMAT = "simcore-bilateral-1"
@@ -516,7 +517,7 @@ def _check_floors(d: Domain, source: str) -> None:
                                  f"(with lp.min_own {d.min_own:g} the partner scores at most {best:g})")
 
 
-@functools.lru_cache(maxsize=32)
+@caches.lru("scenarios.bilateral: loaded domains by id or path", maxsize=32)
 def load_domain(path_or_id: str) -> Domain:
     """A shipped domain by id (``casino-v1``, ``casino``) or a domain file by path."""
     key = path_or_id

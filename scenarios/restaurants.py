@@ -31,6 +31,7 @@ from typing import Any, Mapping
 import attrs
 
 from scenarios.datafile import read_data
+from simcore import caches
 from simcore.errors import InputError
 
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -217,7 +218,7 @@ def load_domain(id_or_path: str) -> Domain:
     return _load_path(path)
 
 
-_CACHE: dict[str, Domain] = {}
+_CACHE: dict[str, Domain] = caches.memo("scenarios.restaurants: loaded domains by id")
 
 
 def _load_path(path: str) -> Domain:

@@ -42,6 +42,7 @@ import numpy as np
 
 from scenarios.datafile import read_data
 from simcore.errors import InputError
+from simcore import caches
 
 FORMAT = "simcore-scorable-game/1"
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -325,7 +326,7 @@ def load_file(path: str) -> Game:
     return from_dict(read_data(path), path)
 
 
-@functools.lru_cache(maxsize=16)
+@caches.lru("scenarios.scorable: shipped games by name", maxsize=16)
 def load_shipped(name: str = "harbour-sport-park") -> Game:
     """A game shipped in ``scenarios/data`` by name."""
     if name not in SHIPPED:
@@ -333,7 +334,7 @@ def load_shipped(name: str = "harbour-sport-park") -> Game:
     return load_file(os.path.join(DATA_DIR, f"{name}.json"))
 
 
-@functools.lru_cache(maxsize=16)
+@caches.lru("scenarios.scorable: games by reference", maxsize=16)
 def load_game(ref: str) -> Game:
     """A game by registry id (``harbour-sport-park`` / ``harbour-sport-park-v1``) or file path."""
     base = re.sub(r"-v\d+$", "", ref)

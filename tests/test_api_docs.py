@@ -29,6 +29,7 @@ def test_example_runs(k, capsys):
 
 @pytest.mark.parametrize("k", range(len(ENV_BLOCKS)))
 def test_env_example_runs(k, capsys):
+    pytest.importorskip("pettingzoo")  # the optional extra simcore.make_env needs
     exec(compile(ENV_BLOCKS[k], f"docs/env.md:block{k}", "exec"), {"__name__": f"env_doc_{k}"})
     assert capsys.readouterr().out
 

@@ -1,6 +1,5 @@
-"""``simcore run`` (the default study of every system) can be continued after Ctrl-C
-(issue 19 item 10): before, the rerun was refused ("already holds results") and there was
-no --resume, so the only way on was --overwrite and starting again."""
+"""``simcore run`` (the default study of every system) can be continued after Ctrl-C with
+--resume: the systems finished with the same seed are kept, the rest run again."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ def _fake_studies(monkeypatch, calls, interrupt_at=None, afters=None):
     for name in NAMES:
         module = importlib.import_module(studies.STUDIES[name])
 
-        def run_default(seed=0, workers=1, out=None, progress=None, _name=name):
+        def run_default(seed=0, workers=1, out=None, progress=None, first_look=False, _name=name):
             calls.append(_name)
             afters.append(AFTER.get())
             os.makedirs(out, exist_ok=True)

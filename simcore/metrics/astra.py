@@ -20,12 +20,12 @@ pairing (``aggregate``):
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Mapping, Sequence
+from simcore import caches
 
 
-@functools.lru_cache(maxsize=64)
+@caches.lru("simcore.metrics.astra: Pareto frontiers of point sets", maxsize=64)
 def _frontier_cached(points: tuple) -> tuple:
     return frontier(points)
 

@@ -32,7 +32,6 @@ calls, facts of the parties' side) is the set-up's (:mod:`simcore.systems.scorab
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
@@ -43,6 +42,7 @@ from scenarios.scorable import Game, Issue
 from simcore.contract import Legal, illegal
 from simcore.seeding import child
 from simcore.transcript import Transcript
+from simcore import caches
 
 def _note(source: str) -> dict:
     return {"source": source}
@@ -209,7 +209,7 @@ class PublicGame:
         return tuple(iss.option_id(int(k)) for iss, k in zip(self.issues, deal))
 
 
-@functools.lru_cache(maxsize=16)
+@caches.lru("simcore.protocols.scorable: public games", maxsize=16)
 def public_game(game: Game) -> PublicGame:
     """``game``'s :class:`PublicGame` (one per game)."""
     return PublicGame(game.id, game.issues, tuple(PartyInfo(p.name, p.short, p.veto) for p in game.parties),

@@ -19,6 +19,7 @@ from mockllm.client import ModelClient
 from mockllm.roles_astra import TEMPERATURE, PartnerRole, TacticRole
 from policies.astra import speak
 from scenarios.bilateral import Domain, Valuation, load_domain
+from simcore import caches
 from simcore.backends import backend_object
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
@@ -31,7 +32,7 @@ from simcore.seeding import child
 from simcore.systems.astra.params import NO_ASTRA_EXTRA
 from simcore.systems.astra.registry import AGENTS, BASE_PARTNERS, DEFAULT_BASE_PARTNER, PARTNERS, SYSTEM
 
-_FRONTS: dict = {}
+_FRONTS: dict = caches.memo("simcore.systems.astra: Pareto frontiers by domain and partner values")
 
 
 def _front(domain, pv):

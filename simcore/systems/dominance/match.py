@@ -33,6 +33,7 @@ from mockllm.mock import MockBackend
 from policies.dominance import AgentParams, DirectVoice, DominanceAgent, Voice
 from policies.dominance_state import RELATIONS, random_preferences
 from scenarios.restaurants import load_domain
+from simcore import caches
 from simcore import seeding
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
@@ -44,7 +45,7 @@ from simcore.systems.dominance.registry import DEFAULT_POLICY, SYSTEM
 
 LANGUAGES = ("backend", "direct")
 
-_BACKENDS: dict = {}
+_BACKENDS: dict = caches.memo("simcore.systems.dominance: the mock backend by garble")
 
 
 def mock_backend(garble: float = 0.0) -> MockBackend:
