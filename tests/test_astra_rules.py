@@ -1,6 +1,9 @@
 """ASTRA's rules from constructed histories: stage 1, tactics (Table 5), decisions
 (section 2.2), the consistency checker (Appendix A.1) and the protocol's checks."""
 
+import gc
+import weakref
+
 import numpy as np
 import pytest
 
@@ -325,6 +328,32 @@ def test_two_time_based_partners_can_negotiate_for_100_rounds():
     offers_a = [e for e in ep.events if e.speaker == "agent" and "offer" in e.intent]
     own = [e.hidden["true_scores"][0] for e in offers_a]
     assert own == sorted(own, reverse=True)  # an aspiration agent never raises its demand
+
+
+def test_a_finished_negotiation_is_freed_by_reference_counting():
+    """The transcript (kept by the episode) refers to nothing that refers back to the state:
+    with the garbage collector off, the state goes with its last reference and the rest with
+    the episode's; the events are still there to read."""
+    from policies.partners import make_partner
+
+    pv = CASINO.setup("integrative").partners[0]
+    a = make_partner("boulware", CASINO, CASINO.agent, None, np.random.default_rng(1), side="agent")
+    b = make_partner("boulware", CASINO, pv, None, np.random.default_rng(2))
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        state = AlternatingGame(round_limit=30).start(CASINO, CASINO.agent, pv, "astra/freed")
+        ep = play(state, {"agent": a, "partner": b})
+        gone = weakref.ref(state)
+        del state
+        assert gone() is None
+        assert ep.events[-1].phase == "end" and ep.events[2].intent["mode"] == "offer"
+        del ep
+        assert gc.collect() == 0  # (nothing left in reference cycles for the collector to find)
+    finally:
+        if was:
+            gc.enable()
 
 
 def test_default_option_orders_are_the_opposite_of_the_agents_own_values():
