@@ -38,6 +38,7 @@ then the highest partner score under the IPP.
 
 from __future__ import annotations
 
+import functools
 import statistics
 from bisect import bisect_left
 from collections.abc import Mapping
@@ -242,12 +243,15 @@ class Partner:
     def act(self, obs: Observation) -> Action:
         """The turn: :meth:`decide` the move by the rules, then :meth:`say` it."""
         other, history = self.other, obs.history
-        last = history[-1] if history else None  # (turns alternate: the latest is the other side's)
-        if last is None or last.speaker != other:
-            table, last = obs.table, obs.last(other)
+        last = history[-1] if history else None
+        if last is not None and last.speaker == other:  # (turns alternate: the latest is the other side's)
+            on_table = last.offer  # (an offer it made is the one on the table)
+            if on_table is None:
+                table = obs.table
+                on_table = table.offer if table is not None and table.speaker == other else None
         else:
-            table = last if last.offer is not None else obs.table
-        on_table = table.offer if table is not None and table.speaker == other else None
+            table, last = obs.table, obs.last(other)
+            on_table = table.offer if table is not None and table.speaker == other else None
         question = self.question_in(last.text) if last is not None and last.kind == "talk" else None
         role = self.move_role  # the astra.partner role on a backend, the rule's move as its fallback (or None)
         if role is None:
@@ -255,7 +259,7 @@ class Partner:
             taken = None
         else:
             kind, offer, note = self.decide(obs.round, obs.round_limit, obs.deadline_warned, on_table, question,
-                                            lambda on_table, offer: role.choose(self, obs, on_table, offer))
+                                            functools.partial(role.choose, self, obs))
             notes = getattr(role, "notes", None) if kind != "talk" else None  # (asked: decide consulted the role)
             taken = list(notes) if notes else None  # the model's exchange, for the step-through (mockllm.exchanges)
             if notes:

@@ -161,13 +161,13 @@ class Transcript:
     def add(self, speaker: str, phase: str, round: int = 0, item: str | None = None, intent: Any = None,
             text: str = "", cues: Any = None, hidden: Any = None) -> None:
         """Record the next event (``None`` payloads are empty dicts)."""
-        self._rows.append((None, speaker, phase, round, item, intent, text, cues, hidden))
+        self._rows.append((None, (speaker, phase, round, item, intent, text, cues, hidden)))
 
     def add_made(self, make, *values: Any) -> None:
         """Record the next event as ``make(*values)``, which returns its fields as :meth:`add`
         takes them (speaker, phase, round, item, intent, text, cues, hidden), called when the
         transcript is first read."""
-        self._rows.append((make, *values))
+        self._rows.append((make, values))
 
     def events(self) -> tuple[Event, ...]:
         """Every event so far."""
@@ -175,9 +175,8 @@ class Transcript:
         if len(built) < len(rows):
             run = self.run
             for seq in range(len(built), len(rows)):
-                row = rows[seq]
-                make = row[0]
-                fields = row[1:] if make is None else make(*row[1:])
+                make, values = rows[seq]
+                fields = values if make is None else make(*values)
                 speaker, phase, round_, item, intent, text, cues, hidden = fields
                 built.append(Event(run, seq, speaker, phase, round_, item, {} if intent is None else intent, text,
                                    {} if cues is None else cues, {} if hidden is None else hidden))

@@ -265,9 +265,9 @@ class AlternatingState:
             raise illegal("the negotiation is over", action)
         if type(action) is not Action and not isinstance(action, Action):
             raise illegal(f"act() must return an Action, not {type(action).__name__}", action)
-        kind, rnd = action.kind, self.round
+        kind, text, stated, _, _, offer = action
+        rnd = self.round
         if kind == "offer" or kind == "talk":
-            stated, offer = action.stated, action.offer
             if stated is None and offer is not None:  # a decided outcome, not stated in words
                 if offer not in self._outcomes:
                     raise illegal(f"the offer is not an outcome of {self.domain.id}", action)
@@ -276,9 +276,9 @@ class AlternatingState:
                 offer, reason = _read_offer(self.domain, stated, role, kind)
             self.transcript.add_made(_turn_event, self._scoring, role, rnd, action, offer)
             if offer is not None:
-                turn = self.table = _turn((role, "offer", action.text, offer, "", rnd))
+                turn = self.table = _turn((role, "offer", text, offer, "", rnd))
             else:
-                turn = _turn((role, kind, action.text, None, reason, rnd))
+                turn = _turn((role, kind, text, None, reason, rnd))
                 if reason:
                     self._invalid += 1
                     self.transcript.add("system", "invalid", rnd, None,
@@ -291,18 +291,17 @@ class AlternatingState:
                 self._end("no_agreement", None, "")
             else:
                 self.to_act = "partner"
-                self.round = rnd + 1
-                self._round_starts()
+                self.round = rnd = rnd + 1
+                if rnd == self._warn_round:
+                    self._round_starts()
         elif kind == "accept":
             table = self.table
             if table is None or table.speaker == role:
                 raise illegal("ACCEPT is legal only with an offer of the other side on the table", action)
-            self.transcript.add(role, "accept", rnd, None, dict(action.intent), action.text, None,
-                                dict(action.hidden))
+            self.transcript.add(role, "accept", rnd, None, dict(action.intent), text, None, dict(action.hidden))
             self._end("agreement", table.offer, "")
         elif kind == "walk_away":
-            self.transcript.add(role, "walk_away", rnd, None, dict(action.intent), action.text, None,
-                                dict(action.hidden))
+            self.transcript.add(role, "walk_away", rnd, None, dict(action.intent), text, None, dict(action.hidden))
             self._end("walk_away", None, role)
         else:
             raise illegal(f"unknown kind {kind!r}; an action is one of {', '.join(ACTION_KINDS)}", action)
