@@ -215,10 +215,13 @@ class Partner:
         key = (d.id, d.source, self.values, self.role)
         ranked = _RANKED.get(key)
         if ranked is None:
+            # the key (own score, most units to the other side first, index), sorted stably by one part
+            # at a time, the last part first; each unit of an integer issue goes to one side or the
+            # other, so "most units to the other side first" is the agent's units descending from the
+            # partner's seat and ascending from the agent's
             units = d.agent_units  # units of the integer issues to the agent, per outcome
-            # the key (own score, -(units to the other side), index): stable sorts by each part, the last first
-            fewer = [-g for g in units] if self.role == "partner" else units
-            order = sorted(range(len(d.outcomes)), key=fewer.__getitem__)
+            second = [-g for g in units] if self.role == "partner" else units
+            order = sorted(range(len(d.outcomes)), key=second.__getitem__)
             order.sort(key=self.scores.__getitem__)
             ranked = _RANKED[key] = ([self.scores[i] for i in order], [d.outcomes[i] for i in order])
         self._ranked = ranked
@@ -293,6 +296,7 @@ class Partner:
         if question is not None:
             return "talk", None, question
         target = self._aspiration(rnd, round_limit)
+        p = self.p
         own = level = None
         accept = False
         if on_table is not None:
@@ -300,9 +304,12 @@ class Partner:
                 own = self._own[on_table]
             except (KeyError, TypeError):  # (not an outcome tuple of this domain)
                 own = self.own_score(on_table)
-            level = target if self.p.exponent is not None else self._accept_level(deadline_warned, target)
+            level = target if p.exponent is not None else self._accept_level(deadline_warned, target)
             accept = own >= level - 1e-9
-        offer = None if accept else self._counter(target) if self.p.repeat_limit is not None else self.pick(target)
+        if accept:
+            offer = None
+        else:
+            offer = self.pick(target) if p.repeat_limit is None else self._counter(target)
         if choose is not None:
             offer = choose(on_table, offer)
             accept = offer is None

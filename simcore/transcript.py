@@ -166,7 +166,10 @@ class Transcript:
     def add_made(self, make, *values: Any) -> None:
         """Record the next event as ``make(*values)``, which returns its fields as :meth:`add`
         takes them (speaker, phase, round, item, intent, text, cues, hidden), called when the
-        transcript is first read."""
+        transcript is first read.  ``make`` and ``values`` are kept until then: they should
+        not refer to the game's state (a state's bound method would keep the state alive as
+        long as its transcript, and make a reference cycle of the two that only the garbage
+        collector frees)."""
         self._rows.append((make, values))
 
     def events(self) -> tuple[Event, ...]:

@@ -379,6 +379,37 @@ def test_partner_scores_from_the_table_equal_the_direct_scores(kind, side):
     assert p.accept_level(o, p.aspiration(o)) == p.accept_level(o)
 
 
+@pytest.mark.parametrize("domain_id", ["casino-v1", "research-allocation-v1"])
+@pytest.mark.parametrize("side", ["agent", "partner"])
+def test_pick_ranks_by_own_score_then_most_units_to_the_other_side_then_enumeration(domain_id, side):
+    from policies.partners import make_partner
+
+    d = load_domain(domain_id)
+    values = d.agent if side == "agent" else d.setup("integrative").partners[0]
+    p = make_partner("base", d, values, None, np.random.default_rng(0), side=side)
+    total = sum(i.count for i in d.issues if i.kind == "integer")
+    other = [u if side == "partner" else total - u for u in d.agent_units]  # units to the other side
+    key = [(d.score(values, o, side), -other[i], i) for i, o in enumerate(d.outcomes)]
+    expected = [(d.outcomes[i], key[i][0]) for i in sorted(range(len(key)), key=key.__getitem__)]
+    assert list(p.ranked_outcomes()) == expected
+    assert p.pick(expected[3][1]) == next(o for o, s in expected if s >= expected[3][1] - 1e-9)
+
+
+def test_an_offer_moves_intent_is_its_target_rounded_to_four_places():
+    from policies.partners import OfferIntent, make_partner
+
+    intent = OfferIntent(30.123456789)
+    assert dict(intent) == {"mode": "offer", "target": 30.1235} == intent
+    assert intent.get("tactic") is None and len(intent) == 2 and list(intent) == ["mode", "target"]
+    pv = CASINO.setup("integrative").partners[0]
+    a = make_partner("boulware", CASINO, CASINO.agent, None, np.random.default_rng(1), side="agent")
+    b = make_partner("conceder", CASINO, pv, None, np.random.default_rng(2))
+    ep = play(AlternatingGame(round_limit=20).start(CASINO, CASINO.agent, pv, "astra/targets"), {"agent": a, "partner": b})
+    offers = [e for e in ep.events if e.phase == "offer"]
+    assert offers and all(e.intent["target"] == round({"agent": a, "partner": b}[e.speaker]._aspiration(e.round, 20), 4)
+                          and list(e.intent) == ["mode", "target", "offer", "offer_text"] for e in offers)
+
+
 def test_offers_only_negotiation_matches_the_one_with_words_at_zero_noise():
     """client=None (offers only) is the same negotiation as words through the exact mock."""
     from policies.partners import make_partner
