@@ -17,7 +17,7 @@ import time
 
 
 def measure(dialogues: int, domain: str, transcripts: bool, language: str) -> tuple[float, float, int, int]:
-    from simcore.studies.dominance import STUDY, DominanceConfig
+    from simcore.systems.dominance import STUDY, DominanceConfig
 
     cfg = DominanceConfig(seed=0, dialogues=dialogues, domain=domain, transcripts=transcripts, language=language)
     jobs = STUDY.jobs(cfg)

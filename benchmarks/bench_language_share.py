@@ -2,7 +2,7 @@
 
     python benchmarks/bench_language_share.py [--groups 100] [--repeat 3] [--top 0]
 
-Runs ``run_study("simcore.studies.mind:STUDY", MindConfig(groups=G), workers=1,
+Runs ``run_study("simcore.systems.mind:STUDY", MindConfig(groups=G), workers=1,
 out_dir=<a temporary directory>, progress=False)`` -- the MIND study's four variants,
 transcripts written, the default ``mock-v1`` backend, in this process -- and prints:
 
@@ -12,19 +12,21 @@ transcripts written, the default ``mock-v1`` backend, in this process -- and pri
     policy's request to the language layer costs -- rendering the task prompt and its
     JSON, the backend (the mock's prompt read-back and templated answer, or the
     in-process shortcut), parsing and checking the answer, retries, bookkeeping;
-  - ``E`` is the cumulative time of building and writing transcript events: every
-    function of ``simcore/protocols/travel_vote.py`` named ``add`` (the protocol's
-    event log: ``Event`` construction and its payload checks) plus
-    ``simcore.transcript.write_jsonl`` (``Event.to_json`` and the write);
+  - ``E`` is the cumulative time of building and writing transcript events:
+    ``simcore.transcript.Transcript.add`` and ``add_made`` (recording each event's
+    fields), ``Transcript.events`` (``Event`` construction from them and its payload
+    checks, when the transcript is first read) plus ``simcore.transcript.write_jsonl``
+    (``Event.to_json`` and the write);
   - ``T`` is the total time of the profiled ``run_study`` call (the profiler's total).
 
-  None of the three overlaps another (``ask`` logs no event; events are written after
-  the job), so the sum is not double counted.  cProfile's per-call overhead inflates
+  None of the three overlaps another (``ask`` records no event; events are built and
+  written after the negotiation), so the sum is not double counted.  cProfile's per-call overhead inflates
   small functions, so the share is a profile's share, not a wall-clock split; the same
   definition is used before and after.
 * **sampled share** (no cProfile): the same ``(A + E) / T`` counted by sampling the
   stack every millisecond of CPU time (``signal.ITIMER_PROF``): the fraction of samples
-  with ``ModelClient.ask``, the protocol's ``add`` or ``write_jsonl`` on the stack.
+  with ``ModelClient.ask``, ``Transcript.add``/``add_made``/``events`` or ``write_jsonl``
+  on the stack.
   cProfile charges every Python call a fixed overhead, which inflates call-heavy code
   such as the language layer; sampling does not (its own cost is about 1-2%).
 * **CPU seconds** of the same run without the profiler, best of ``--repeat``
@@ -55,14 +57,14 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench_mind import reference_loop  # noqa: E402  (one definition for every benchmark)
 
-STUDY = "simcore.studies.mind:STUDY"
+STUDY = "simcore.systems.mind:STUDY"
 
 
 
 
 def run(groups: int) -> float:
     """CPU seconds of one MIND study of ``groups`` groups (workers=1, transcripts written)."""
-    from simcore.studies.mind import MindConfig
+    from simcore.systems.mind import MindConfig
     from simcore.study import run_study
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -74,8 +76,7 @@ def run(groups: int) -> float:
 def _is_event_fn(key) -> bool:
     path, _line, name = key
     path = path.replace(os.sep, "/")
-    return ((path.endswith("simcore/protocols/travel_vote.py") and name == "add")
-            or (path.endswith("simcore/transcript.py") and name == "write_jsonl"))
+    return path.endswith("simcore/transcript.py") and name in ("add", "add_made", "events", "write_jsonl")
 
 
 def _is_ask(key) -> bool:
@@ -103,10 +104,11 @@ def sampled(groups: int, interval: float = 0.001) -> dict:
     import signal
 
     from mockllm.client import ModelClient
-    from simcore.protocols.travel_vote import _Log
-    from simcore.transcript import write_jsonl
+    from simcore.transcript import Transcript, write_jsonl
 
-    ask, events = ModelClient.ask.__code__, {_Log.add.__code__, write_jsonl.__code__}
+    ask = ModelClient.ask.__code__
+    events = {Transcript.add.__code__, Transcript.add_made.__code__, Transcript.events.__code__,
+              write_jsonl.__code__}
     counts = {"total": 0, "ask": 0, "events": 0}
 
     def tick(_signum, frame):

@@ -23,12 +23,12 @@ import time
 
 
 def study(transcripts: bool) -> tuple[float, float]:
-    from simcore.studies.mind import MindConfig
+    from simcore.systems.mind import MindConfig
     from simcore.study import run_study
 
     with tempfile.TemporaryDirectory() as tmp:
         w0, c0 = time.perf_counter(), time.process_time()
-        run_study("simcore.studies.mind:STUDY", MindConfig(transcripts=transcripts), workers=1,
+        run_study("simcore.systems.mind:STUDY", MindConfig(transcripts=transcripts), workers=1,
                   out_dir=tmp, progress=False)
         return time.perf_counter() - w0, time.process_time() - c0
 

@@ -8,6 +8,11 @@
 2. 500 trials of one method on one core (every method, one after the other).
 3. Peak resident memory of the whole default study (7 methods x 500 trials, one
    worker) in a child process, from getrusage(RUSAGE_CHILDREN).ru_maxrss.
+
+``--study-cpu N`` instead measures only the CPU time of the study (every method, N trials,
+one worker, no output files) in this process, after a warm-up trial: the figure to compare
+two checkouts by, run alternately from each (the study is found through
+``simcore.systems.STUDIES``, so the script runs unchanged on older checkouts).
 """
 
 from __future__ import annotations
@@ -63,14 +68,24 @@ def bench_update() -> None:
           f"{1e3 * np.median(times):.3f} ms")
 
 
+def _study():
+    """The scorable study's import path and its config class, wherever the checkout keeps them."""
+    import importlib
+
+    from simcore.systems import STUDIES
+
+    module = importlib.import_module(STUDIES["scorable"])
+    return f"{STUDIES['scorable']}:STUDY", module.ScorableConfig
+
+
 def bench_trials(trials: int) -> None:
     from simcore.study import run_study
-    from simcore.studies.scorable import METHOD_IDS, ScorableConfig
 
-    for m in METHOD_IDS:
-        cfg = ScorableConfig(trials=trials, methods=(m,))
+    path, config = _study()
+    for m in config().methods:
+        cfg = config(trials=trials, methods=(m,))
         t0 = time.perf_counter()
-        run_study("simcore.studies.scorable:STUDY", cfg, workers=1, out_dir=None)
+        run_study(path, cfg, workers=1, out_dir=None)
         print(f"{trials} trials of {m} on one core: {time.perf_counter() - t0:.1f} s")
 
 
@@ -86,11 +101,25 @@ def bench_memory() -> None:
           f"peak RSS {peak_kb / 1024:.0f} MB, transcripts.jsonl {size / 1e6:.1f} MB")
 
 
+def bench_study_cpu(trials: int) -> None:
+    from simcore.study import run_study
+
+    path, config = _study()
+    run_study(path, config(trials=1), workers=1, out_dir=None)  # warm-up: imports, hypothesis spaces
+    t0 = time.process_time()
+    run_study(path, config(trials=trials), workers=1, out_dir=None)
+    print(f"{path}: {trials} trials x 7 methods, one worker: {time.process_time() - t0:.2f} s CPU")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quick", action="store_true", help="skip the whole-study memory run")
     ap.add_argument("--trials", type=int, default=500)
+    ap.add_argument("--study-cpu", type=int, metavar="N", help="only the study's CPU time over N trials")
     args = ap.parse_args()
+    if args.study_cpu:
+        bench_study_cpu(args.study_cpu)
+        return
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}, {os.cpu_count()} cpu(s)")
     bench_update()
     bench_trials(args.trials)

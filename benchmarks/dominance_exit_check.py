@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from simcore.studies.dominance import STUDY, DominanceConfig
+from simcore.systems.dominance import STUDY, DominanceConfig
 from simcore.study import Job
 
 

@@ -56,12 +56,12 @@ GRID_THRESHOLD = (50.0, 52.5, 55.0, 57.5, 60.0, 62.5, 65.0)
 
 def measure(game, settings, trials: int, seed: int):
     """(others-accept share, pass share, (FAR, PAR, LAR)) of Base-LLM stand-in sessions."""
-    from simcore.protocols.scorable import play_session
+    from simcore.systems.scorable.match import start
 
     shorts = [p.short for p in game.parties]
     accept, passes, outcome = [], [], np.zeros(3)
     for i in range(trials):
-        res = play_session(game, "base-llm", np.random.SeedSequence([seed, i]), settings=settings)
+        res = start(game, "base-llm", np.random.SeedSequence([seed, i]), settings=settings).run()
         for ev in res.events:
             if ev.phase in ("turn", "final"):
                 deal = tuple(int(x[1:]) - 1 for x in ev.intent["deal"])

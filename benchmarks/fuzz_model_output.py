@@ -131,10 +131,10 @@ class StubbornCassette:
 
 
 SYSTEMS = {
-    "mind": ("simcore.studies.mind", "MindConfig", dict(groups=2, sizes=(3,))),
-    "scorable": ("simcore.studies.scorable", "ScorableConfig", dict(trials=1, methods=("llm-pe-all", "proposed-p1"))),
+    "mind": ("simcore.systems.mind", "MindConfig", dict(groups=2, sizes=(3,))),
+    "scorable": ("simcore.systems.scorable", "ScorableConfig", dict(trials=1, methods=("llm-pe-all", "proposed-p1"))),
     "astra": ("simcore.systems.astra", "AstraConfig", dict(episodes=1)),
-    "dominance": ("simcore.studies.dominance", "DominanceConfig", dict(dialogues=1)),
+    "dominance": ("simcore.systems.dominance", "DominanceConfig", dict(dialogues=1)),
 }
 
 

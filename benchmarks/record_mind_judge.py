@@ -34,20 +34,20 @@ SIZES = (2,)
 def judge_run(groups: int, judge_backend, seed: int = 0) -> dict:
     """The default study's first ``groups`` groups of two (mind vs base, mock words), the
     judge asked of ``judge_backend``; with None, the stand-in judges.  Returns the metrics."""
-    import simcore.studies.mind as study
+    import simcore.systems.mind.study as study
     from mockllm.client import ModelClient
     from simcore.study import run_study
 
     roles = () if judge_backend is None else (("mind.judge", "model"),)
     config = study.MindConfig(seed=seed, groups=groups, sizes=SIZES, variants=("mind", "base"), roles=roles,
                               transcripts=False)
-    saved = study._judge_role
+    saved = study.judge_role
     if judge_backend is not None:
-        study._judge_role = lambda config, backend: ModelClient(judge_backend)
+        study.judge_role = lambda config, backend: ModelClient(judge_backend)
     try:
-        summary = run_study("simcore.studies.mind:STUDY", config, workers=1)
+        summary = run_study("simcore.systems.mind:STUDY", config, workers=1)
     finally:
-        study._judge_role = saved
+        study.judge_role = saved
     return summary.metrics
 
 

@@ -16,15 +16,16 @@ import argparse
 
 import numpy as np
 
+from policies.scorable import aspiration
 from scenarios.scorable import load_game
-from simcore.protocols.scorable import Settings, play_session
+from simcore.protocols.scorable import Settings
 from simcore.seeding import derive
+from simcore.systems.scorable import ROLES
+from simcore.systems.scorable.match import start
 
 
 def responsive() -> Settings:
     """The settings of the scorable.negotiator family's `responsive` member, as registered."""
-    from simcore.studies.scorable import ROLES
-
     (member,) = [m for r in ROLES if r.id == "scorable.negotiator" for m in r.family if m.name == "responsive"]
     return Settings(**dict(member.overrides))
 
@@ -41,22 +42,34 @@ def main() -> None:
     last = g.turns + 1
     c = dict(sessions=0, passing_near=0, passing_at_level=0, veto_predicted=0, all_predicted=0, passes=0)
 
-    def chooser(turn, level, builtin, history):
-        deal, info = builtin()
-        if turn == last:
-            ok = S[g.p1] >= level - 1e-9
-            near = ok & ((g.deals != np.asarray(history[-1])).sum(1) <= 2)
-            c["sessions"] += 1
-            c["passing_near"] += bool((near & passing).any())
-            c["passing_at_level"] += bool((ok & passing).any())
-            c["veto_predicted"] += bool(info["predicted_veto_ok"])
-            c["all_predicted"] += info["predicted_accept"] == g.n_parties
-            c["passes"] += g.passes(deal)
-        return deal, info
+    p1 = g.parties[g.p1]
+    if settings.final_aspiration is None:
+        level = aspiration(g, g.p1, last, last, settings.concession_exponent, settings.aspiration_start,
+                           settings.aspiration_end)
+    else:
+        level = p1.threshold + (p1.best - p1.threshold) * settings.final_aspiration
+
+    def inspected(propose):
+        """p1's built-in proposal rule, its final proposal counted."""
+        def final_turn(observation):
+            deal, info = propose(observation)
+            if observation.final:
+                ok = S[g.p1] >= level - 1e-9
+                near = ok & ((g.deals != np.asarray(observation.table)).sum(1) <= 2)
+                c["sessions"] += 1
+                c["passing_near"] += bool((near & passing).any())
+                c["passing_at_level"] += bool((ok & passing).any())
+                c["veto_predicted"] += bool(info["predicted_veto_ok"])
+                c["all_predicted"] += info["predicted_accept"] == g.n_parties
+                c["passes"] += g.passes(deal)
+            return deal, info
+        return final_turn
 
     for t in range(args.sessions):
-        play_session(g, "base-llm", derive(0, "responsive-final-turn", t), settings=settings, detail=False,
-                     choose={g.p1: chooser})
+        match = start(g, "base-llm", derive(0, "responsive-final-turn", t), settings=settings)
+        negotiator = match.agents[p1.short]  # the built-in negotiator in p1's seat
+        negotiator.propose = inspected(negotiator.propose)
+        match.run()
     print(args.game, c)
 
 

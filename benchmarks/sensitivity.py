@@ -1,8 +1,9 @@
 """Which headline metrics a swept choice moves beyond the default's 95% interval.
 
-Reads the ``sweep.json`` (replicated sweeps: Student-t interval over replicate seeds) or
-``sweep.jsonl`` (one replicate per point: the interval is +-1.96 x the run's own standard
-error, for the metrics that report one under ``SE``) written by ``simcore run SYSTEM
+Reads the ``sweep.json`` (replicated sweeps: the sweep's own interval, Wilson's for a share
+and Student t over replicate seeds otherwise) or ``sweep.jsonl`` (one replicate per point: a
+rate that reports its standard error under ``SE`` and its ``trials`` beside it gets Wilson's
+score interval, ``simcore.metrics.proportions.wilson95``) written by ``simcore run SYSTEM
 --grid KEY=V1,V2,...`` and prints, for every metric matching one of the patterns, a row
 per grid point (mean [95% interval]) -- only for the metrics where some point differs from
 the default by more than the 95% interval of the difference.  Used to build the "Sensitivity" sections of docs/dominance.md and
@@ -18,6 +19,9 @@ import math
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from simcore.metrics.proportions import wilson95  # noqa: E402  (run from a checkout)
 
 
 def _flatten(d, prefix=""):
@@ -47,8 +51,11 @@ def load(path: str):
         row = {}
         for k, v in flat.items():
             head, _, last = k.rpartition(".")
-            se = flat.get(f"{head}.SE.{last}")
-            row[k] = (v, v - 1.96 * se, v + 1.96 * se) if se is not None else (v, None, None)
+            trials = flat.get(f"{head}.trials")
+            if f"{head}.SE.{last}" in flat and trials:
+                row[k] = (v, *wilson95(round(v * trials), int(trials)))
+            else:
+                row[k] = (v, None, None)
         out[label] = row
     return out
 

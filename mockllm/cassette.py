@@ -12,13 +12,15 @@ answers in recording order, then repeats the last one.  A request the backend fa
 (:class:`BackendError`) is recorded as ``{"key", ..., "error": "<message>"}`` and
 fails the same way on replay, so a run that met failures replays exactly too.
 
-The first line of a cassette written since issue 12 is a header,
+The first line of a cassette is a header,
 ``{"cassette": {"backend": <registered id>, "model": <model name or null>,
 "backend_args": [[k, v], ...], "tries": n, "temperature": t}}``: what the exchanges
 were recorded with.  A replay reports that backend and model (so the replayed run's
 ``metrics.json`` equals the recorded one's) and asks with the same number of tries
-and temperature (so its repair requests are the recorded ones).  Cassettes without a
-header still replay.  A header is checked field by field before a replay
+and temperature (so its repair requests are the recorded ones).  A replay refuses a
+file without that header (an empty file, a file of other JSON Lines) and a cassette
+that holds no exchange, before any work: one :class:`~simcore.errors.InputError`
+naming the file.  A header is checked field by field before a replay
 (:func:`check_header`): a field of the wrong type or out of range (``"backend_args": 1``,
 ``"temperature": "x"``, ``"tries": 0``) or one this version does not know is one
 :class:`~simcore.errors.InputError` naming the file and the field.
@@ -36,9 +38,14 @@ Inside a study run the exchanges of each job are kept in memory while the job ru
 (:func:`buffered`) and written by the parent process in job order when the job is
 done (:func:`write_lines`), so a cassette is byte-identical whether the jobs ran one
 after another, in threads (``--concurrency``) or in worker processes (``--workers``).
+They go to a temporary file that replaces the cassette when the run finishes
+(:class:`RunCassette`): a run that stops leaves the cassette as it was.  Elsewhere (a
+sweep's runs) exchanges are appended in place, and an append a full disk cuts short is
+cut off again; either way a failure to write is one
+:class:`~simcore.errors.InputError` naming the cassette.
 
-A request the cassette does not hold (an empty cassette, one from a smaller run or
-another system) stops the replay with a :class:`~simcore.errors.BackendFatal` naming
+A request the cassette does not hold (one from a smaller run or another system) stops
+the replay with a :class:`~simcore.errors.BackendFatal` naming
 that first missed request; with ``misses="fallback"`` it is a :class:`BackendError`
 instead, which the caller counts as a fallback.  A failure that stopped the recorded
 run (:class:`~simcore.errors.BackendFatal`) is not recorded.
@@ -54,8 +61,9 @@ import os
 from typing import Any, Iterator, Mapping, Sequence
 
 from mockllm.backend import ChatBackend, Message, takes_schema
-from simcore.files import read_text
 from simcore.errors import BackendError, BackendFatal, InputError
+from simcore.files import AtomicFile, read_text
+from simcore.jsonread import JSONProblem, loads
 from simcore.textsafe import well_formed
 
 MISSES = ("error", "fallback")
@@ -84,15 +92,99 @@ def buffered() -> Iterator[list]:
         _BUFFER.reset(token)
 
 
+def _line_text(line: Mapping[str, Any]) -> str:
+    return json.dumps(dict(line), ensure_ascii=False) + "\n"
+
+
+def _header_text(header: Mapping[str, Any]) -> str:
+    return json.dumps({"cassette": dict(header)}, ensure_ascii=False) + "\n"
+
+
+#: the cassettes a run of this process is recording (:class:`RunCassette`), by real path
+_RUNS: dict[str, "RunCassette"] = {}
+
+
 def write_lines(entries: Sequence[tuple[str, Mapping[str, Any] | None, Mapping[str, Any]]]) -> None:
     """Append ``(path, header, line)`` entries to their cassettes, a header first into a
-    cassette that is new or empty."""
+    cassette that is new or empty.
+
+    A cassette a run records (:class:`RunCassette`) takes the lines; any other is
+    appended to in place, each entry with one write: when that fails (a full disk) the
+    half-written entry is cut off again and the failure is one
+    :class:`~simcore.errors.InputError` naming the cassette, whose earlier entries are kept."""
     for path, header, line in entries:
+        run = _RUNS.get(os.path.realpath(path)) if _RUNS else None
+        if run is not None:
+            run.add(header, line)
+            continue
         new = not os.path.exists(path) or os.path.getsize(path) == 0
-        with open(path, "a", encoding="utf-8") as fh:
-            if new and header is not None:
-                fh.write(json.dumps({"cassette": dict(header)}, ensure_ascii=False) + "\n")
-            fh.write(json.dumps(dict(line), ensure_ascii=False) + "\n")
+        text = (_header_text(header) if new and header is not None else "") + _line_text(line)
+        _append(path, text.encode("utf-8"))
+
+
+def _append(path: str, data: bytes) -> None:
+    try:
+        fh = open(path, "ab", buffering=0)
+    except OSError as exc:
+        raise InputError(path, "", f"cannot write ({exc.strerror or exc})") from None
+    with fh:
+        start = fh.tell()
+        try:
+            view = memoryview(data)
+            while view:  # unbuffered file: a write may be partial
+                view = view[fh.write(view):]
+        except OSError as exc:
+            try:
+                fh.truncate(start)
+            except OSError:
+                pass
+            raise InputError(path, "", f"cannot write ({exc.strerror or exc}); the exchanges recorded "
+                                       "before this one are kept") from None
+
+
+class RunCassette:
+    """``with RunCassette(path):`` -- the cassette a run records, appearing complete when
+    the run ends (:class:`~simcore.files.AtomicFile`).
+
+    While the block runs, :func:`write_lines` sends this cassette's entries here; they
+    go to a temporary file beside ``path`` (after the existing cassette's bytes, when
+    ``--append`` adds to one), which replaces ``path`` when the block ends cleanly.  A
+    run that stops -- a full disk, a backend that is down, an interrupt -- leaves the
+    cassette as it was before the run (or none); a failure to write it is one
+    :class:`~simcore.errors.InputError` naming it."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._key = os.path.realpath(path)
+        self._file = AtomicFile(path)
+        self._fh = None
+        self._fresh = True
+
+    def __enter__(self) -> "RunCassette":
+        if self._key in _RUNS:
+            raise InputError(self.path, "", "is being recorded by another run of this process")
+        fh = self._file.__enter__()
+        try:
+            if os.path.exists(self.path) and os.path.getsize(self.path) > 0:
+                fh.copy_from(self.path)
+                self._fresh = False
+        except BaseException as exc:
+            self._file.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+        self._fh = fh
+        _RUNS[self._key] = self
+        return self
+
+    def add(self, header: Mapping[str, Any] | None, line: Mapping[str, Any]) -> None:
+        if self._fresh and header is not None:
+            self._fh.write(_header_text(header))
+        self._fresh = False
+        self._fh.write(_line_text(line))
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        _RUNS.pop(self._key, None)
+        self._fh = None
+        return self._file.__exit__(exc_type, exc, tb)
 
 
 def _first_row(path: str):
@@ -100,8 +192,8 @@ def _first_row(path: str):
     try:
         with open(path, encoding="utf-8") as fh:
             first = fh.readline()
-        return json.loads(first) if first.strip() else None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return loads(first) if first.strip() else None
+    except (OSError, UnicodeDecodeError, JSONProblem):
         return None
 
 
@@ -255,25 +347,31 @@ class ReplayBackend:
         #: the recorded run's tries and temperature (read by ModelClient), when known
         self.answer_tries = self.meta.get("tries")
         self.temperature = self.meta.get("temperature")
-        for lineno, line in enumerate(read_text(path).split("\n"), 1):
-            if not line.strip():
-                continue
-            if lineno == 1 and header is not None:
+        text = read_text(path)
+        if header is None:
+            if not text.strip():
+                raise InputError(path, "", "is empty: a cassette holds a header and the exchanges --record wrote")
+            raise InputError(path, "line 1", "not a cassette header ({\"cassette\": {...}}, the line --record "
+                                             "writes first)")
+        for lineno, line in enumerate(text.split("\n"), 1):
+            if not line.strip() or lineno == 1:
                 continue
             try:
-                row = json.loads(line)
+                row = loads(line)
                 key = row["key"]
                 kind = "response" if "response" in row else "error"
                 text = row[kind]
                 if not isinstance(key, str) or not isinstance(text, str):
                     raise TypeError
-            except (json.JSONDecodeError, KeyError, TypeError, RecursionError):
+            except (JSONProblem, KeyError, TypeError):
                 raise InputError(path, f"line {lineno}", "not a cassette entry "
                                  "(needs JSON with string 'key' and 'response' or 'error')") from None
             finish = row.get("finish_reason")
             # (a model's text, from a file: made well-formed as the live backend makes it)
             self.responses.setdefault(key, []).append(
                 (kind, well_formed(text), well_formed(finish) if isinstance(finish, str) else None))
+        if not self.responses:
+            raise InputError(path, "", "holds no exchange (only its header): there is nothing to replay")
 
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0,
              seed: int | None = None, schema: Mapping[str, Any] | None = None) -> str:

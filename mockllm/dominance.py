@@ -138,6 +138,13 @@ ARTICLES = ("the ", "a ", "an ", "some ")
 NOUNS = (" food", " cuisine", " restaurant", " place", " one", " please")
 X = r"([^\s,.!?(][^,.!?(]*?)"
 END = r"\s*(?=[,.!?(;:]|$)"
+#: the start of a clause: the start of the sentence, or just after a mark X cannot cross
+#: (``,.!?(``), with the spaces there.  A pattern that opens with X begins with it.  The
+#: reading is the same: X never crosses such a mark, so when X and the rest match from a
+#: later start in a clause they match from the clause's first word too, and search takes
+#: the leftmost start.  Without the anchor, search would try every position of a clause, each
+#: running X to the clause's end -- time growing with the square of a long clause.
+AT_CLAUSE = r"(?:^|(?<=[,.!?(]))\s*"
 
 
 def _p(*parts: str) -> re.Pattern:
@@ -162,33 +169,33 @@ PATTERNS = [  # (form, regex, names of groups in order)
     ("ask_c", _p(r"(?:have )?a preference (?:on|for|about) (?:the )?", X, END), ("c",)),
     ("ask_c", _p(r"(?:what|how) about (?:the )?", X, r"\s*\?"), ("c",)),
     ("ask_more", _p(r"(?:do|would) you like ", X, r"(?:, maybe)?\s*\?"), ("more",)),
-    ("least", _p(r"", X, r" is (?:my|the) (?:least favou?rite|worst)"), ("less",)),
+    ("least", _p(AT_CLAUSE, X, r" is (?:my|the) (?:least favou?rite|worst)"), ("less",)),
     ("least", _p(r"the worst (?:\w+ )?is ", X, END), ("less",)),
     ("least", _p(r"i (?:can'?t stand|hate|dislike|don'?t like|do not like) ", X, END), ("less",)),
     ("least", _p(r"i like ", X, r" the least"), ("less",)),
     ("least", _p(r"i'?m not (?:very )?fond of ", X, END), ("less",)),
     ("pair", _p(r"prefer ", X, r" (?:to|over|rather than) ", X, END), ("more", "less")),
-    ("pair", _p(r"", X, r" is better than ", X, END), ("more", "less")),
+    ("pair", _p(AT_CLAUSE, X, r" is better than ", X, END), ("more", "less")),
     ("pair", _p(r"i want ", X, r",? (?:and )?not ", X, END), ("more", "less")),
     ("pair", _p(r"rather (?:have |eat |go for )?", X, r" than ", X, END), ("more", "less")),
     ("pair", _p(r"like ", X, r" (?:a little |a bit |much |a lot )?(?:more|better) than ", X, END),
      ("more", "less")),
     ("pair", _p(r"(?:maybe|perhaps) ", X, r" rather than ", X, END), ("more", "less")),
     ("fav", _p(r"my favou?rite (?:\w+ )?is ", X, END), ("more",)),
-    ("fav", _p(r"", X, r" (?:is|might be|would be) my (?:favou?rite|preferred)"), ("more",)),
+    ("fav", _p(AT_CLAUSE, X, r" (?:is|might be|would be) my (?:favou?rite|preferred)"), ("more",)),
     ("fav", _p(r"nothing beats ", X, r"(?: for \w+)?", END), ("more",)),
     ("fav", _p(r"i (?:really )?(?:love|like) ", X, r" (?:the )?most"), ("more",)),
     ("fav", _p(r"i love ", X, END), ("more",)),
     ("reject", _p(r"i (?:don'?t|do not) want ", X, END), ("v",)),
     ("reject", _p(r"no way,? not ", X, END), ("v",)),
     ("reject", _p(r"rather not (?:have |go to |eat )?", X, END), ("v",)),
-    ("reject", _p(r"", X, r" (?:doesn'?t|does not) (?:really )?suit me"), ("v",)),
+    ("reject", _p(AT_CLAUSE, X, r" (?:doesn'?t|does not) (?:really )?suit me"), ("v",)),
     ("reject", _p(r"i reject ", X, END), ("v",)),
-    ("accept", _p(r"", X, r" it is\b"), ("v",)),
+    ("accept", _p(AT_CLAUSE, X, r" it is\b"), ("v",)),
     ("accept", _p(r"i (?:accept|agree (?:on|with|to)) ", X, END), ("v",)),
-    ("accept", _p(r"", X, r" (?:is|sounds|would be) (?:perfect|fine|good|great|ok|okay) (?:for|with|to) me"),
+    ("accept", _p(AT_CLAUSE, X, r" (?:is|sounds|would be) (?:perfect|fine|good|great|ok|okay) (?:for|with|to) me"),
      ("v",)),
-    ("accept", _p(r"", X, r" works for me"), ("v",)),
+    ("accept", _p(AT_CLAUSE, X, r" works for me"), ("v",)),
     ("propose", _p(r"let'?s (?:go to|try|have|go for|take|choose|pick|eat) ", X, END), ("v",)),
     ("propose", _p(r"we(?:'re| are) going to ", X, END), ("v",)),
     ("propose", _p(r"we(?:'ll| will)? (?:go for|take|have) ", X, END), ("v",)),
@@ -206,6 +213,12 @@ PATTERNS = [  # (form, regex, names of groups in order)
 YES = re.compile(r"^(?:ok|okay|yes|yeah|yep|sure|fine|agreed|deal|sounds good|great|perfect|"
                  r"let'?s do (?:that|it)|i agree|alright|all right)\W*$", re.I)
 NO = re.compile(r"^(?:no|nope|no thanks|no thank you|not really|i don'?t think so|i disagree)\W*$", re.I)
+#: the longest text the reader reads (characters); a longer one is unreadable.  Reading
+#: takes time linear in the length of a text that does not repeat a pattern's opening
+#: words; a clause repeating them many times ("I like like like ...") takes time growing
+#: with the square of its length, which this bounds (about half a second at the cap;
+#: benchmarks/results-dominance-read.md)
+MAX_READ_CHARS = 10_000
 HELP = ("try: \"I'd rather have X than Y\", \"X is my favourite\", \"what cuisine do you like?\", "
         "\"how about X?\", \"let's go to <restaurant>\", \"ok\" / \"no\"")
 
@@ -307,6 +320,9 @@ def read_text_json(text: str, vocabulary: Mapping[str, Any], last_proposal: Mapp
 def _read_text(text: str, voc: "Vocab", last_proposal: Mapping[str, Any] | None) -> dict:
     if not text or not text.strip():
         return {"kind": "unreadable", "why": "empty text; " + HELP}
+    if len(text) > MAX_READ_CHARS:
+        return {"kind": "unreadable", "why": f"a text of {len(text)} characters is too long to read "
+                                            f"(at most {MAX_READ_CHARS})"}
     problems = []
     uses_last = False
     for sentence in _sentences(text):

@@ -82,6 +82,7 @@ from mockllm.backend import Message, as_messages
 from mockllm.client import DEFAULT_TRIES, MAX_TRIES
 from mockllm.tasks import TASK_PREFIX, get_task
 from simcore.errors import BackendError, BackendFatal, UnrecognisedPrompt
+from simcore.jsonread import JSONProblem, loads
 from simcore.textsafe import well_formed
 
 RETRYABLE_STATUS = {408, 409, 429, 500, 502, 503, 504}
@@ -373,9 +374,10 @@ class OpenAICompatBackend:
         if self.stream:
             return self._streamed(raw, url)
         try:
-            payload = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            raise BackendError(self.redact(f"{url}: response is not JSON")) from None
+            payload = loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, JSONProblem) as exc:
+            problem = exc.problem if isinstance(exc, JSONProblem) else "not UTF-8"
+            raise BackendError(self.redact(f"{url}: response is not JSON we can read ({problem})")) from None
         try:
             choices = payload["choices"]
             if not choices:
@@ -417,13 +419,13 @@ class OpenAICompatBackend:
                 done = True
                 break
             try:
-                event = json.loads(data)
+                event = loads(data)
                 if not event.get("choices") and isinstance(event.get("usage"), dict):
                     self._keep_finish(None, event)  # the usage-only last event some servers send
                     continue
                 choice = event["choices"][0]
                 piece = (choice.get("delta") or choice.get("message") or {}).get("content")
-            except (json.JSONDecodeError, KeyError, TypeError, IndexError, AttributeError):
+            except (JSONProblem, KeyError, TypeError, IndexError, AttributeError):
                 raise BackendError(self.redact(f"{url}: a streamed event lacks choices[0].delta")) from None
             self._keep_finish(choice, event)
             events += 1
@@ -458,12 +460,12 @@ def _error_body(exc) -> str:
         return ""
     text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw or "")
     try:
-        data = json.loads(text)
+        data = loads(text)
         err = data.get("error") if isinstance(data, dict) else None
         msg = err.get("message") if isinstance(err, dict) else (err if isinstance(err, str) else None)
         if isinstance(msg, str):
             text = msg
-    except (json.JSONDecodeError, AttributeError):
+    except (JSONProblem, AttributeError):
         pass
     return well_formed(" ".join(text.split())[:300])
 
@@ -517,11 +519,11 @@ def list_models(base_url: str, *, api_key_env: str = DEFAULT_KEY_ENV, timeout: f
     if len(raw) > max_bytes:
         raise BackendError(f"{url}: response larger than {max_bytes} bytes")
     try:
-        payload = json.loads(raw.decode("utf-8"))
+        payload = loads(raw.decode("utf-8"))
         rows = payload.get("data") if isinstance(payload.get("data"), list) else payload["models"]
         if not isinstance(rows, list):
             raise TypeError
-    except (UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError, AttributeError, RecursionError):
+    except (UnicodeDecodeError, JSONProblem, KeyError, TypeError, AttributeError):
         raise BackendError(f"{url}: the answer is not a list of models (no 'data' list)") from None
     names = []
     for row in rows:

@@ -198,24 +198,23 @@ class NegotiatorRole:
     client: Any
     rng: Any
     game: Any
-    speakers: list = attrs.field(factory=list)
 
-    def chooser(self, party: int):
-        """A ``choose`` entry of :func:`simcore.protocols.scorable.play_session` for ``party``."""
-        def choose(turn, level, builtin, history):
-            rule, info = builtin()
-            context = negotiator_context(self.game, party, turn, self.game.turns + 1, history, self.speakers)
-            got = self.client.ask(NEGOTIATOR, self.rng, fallback=lambda: None, **context)
-            rule_ids = list(self.game.deal_ids(rule))
-            if got is None:  # (a counted fallback: the stand-in's proposal)
-                return rule, self._noted(info, rule_ids, rule_ids, True)
-            deal = tuple(int(got[iss.name][len(iss.name):]) - 1 for iss in self.game.issues)
-            if deal == tuple(rule):  # (the stand-in's own move: its record unchanged)
-                return rule, self._noted(info, rule_ids, rule_ids, False)
-            made = {"aspiration": info["aspiration"], "own_score": float(self.game.score(party, deal)),
-                    "played_by": "model", "stand_in_deal": rule_ids}
-            return deal, self._noted(made, list(self.game.deal_ids(deal)), rule_ids, False)
-        return choose
+    def propose(self, party: int, turn: int, rule: tuple, info: dict, history) -> tuple[tuple, dict]:
+        """``party``'s proposal at ``turn`` and its notes: the model's answer, or the stand-in's
+        proposal ``rule`` (with its notes ``info``) when the answer falls back or is the same
+        deal.  ``history``: the public turns so far (each with ``party`` and ``deal``)."""
+        context = negotiator_context(self.game, party, turn, self.game.turns + 1, [h.deal for h in history],
+                                     [h.party for h in history])
+        got = self.client.ask(NEGOTIATOR, self.rng, fallback=lambda: None, **context)
+        rule_ids = list(self.game.deal_ids(rule))
+        if got is None:  # (a counted fallback: the stand-in's proposal)
+            return rule, self._noted(info, rule_ids, rule_ids, True)
+        deal = tuple(int(got[iss.name][len(iss.name):]) - 1 for iss in self.game.issues)
+        if deal == tuple(rule):  # (the stand-in's own move: its record unchanged)
+            return rule, self._noted(info, rule_ids, rule_ids, False)
+        made = {"aspiration": info["aspiration"], "own_score": float(self.game.score(party, deal)),
+                "played_by": "model", "stand_in_deal": rule_ids}
+        return deal, self._noted(made, list(self.game.deal_ids(deal)), rule_ids, False)
 
     def _noted(self, info: dict, decision: list, stand_in: list, fell: bool) -> dict:
         """``info`` with the decision's exchange (:mod:`mockllm.exchanges`) when the client

@@ -69,8 +69,9 @@ deals are sums of per-issue estimates and no hypotheses x deals matrix is ever b
 
 Sharing: the posterior about party j depends only on the public history (j's deals
 and the signals read from j's words) and the likelihood settings, so it is the same
-for every observer using the same model; the protocol computes it once per party per
-turn and every observer reads the shared copy.
+for every observer using the same model; a session's model
+(:mod:`simcore.systems.scorable.model`) computes it once per party per turn and every
+observer reads the shared copy.
 """
 
 from __future__ import annotations

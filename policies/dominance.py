@@ -89,18 +89,25 @@ isAcceptable (Fig. 2) for a criterion value: dominant ``score > best x 0.7``
 (``dominant_factor``), peer ``score > 0``, submissive ``score > 0 or isInOAS(value)``.
 The agent reads the other side only through the text (``hear``), speaks only through
 the mock/real LLM (``speak``); its hidden state never crosses to the listener.
+
+In the dialogue game (:mod:`simcore.protocols.dialogue`) an agent is asked one decision at a
+time (``act(observation)``, :func:`respond`): at ``open`` / ``reply`` it decides (the trees),
+says its move and remembers it; at ``read`` it reads the other side's words.
 """
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from typing import Any, Optional
 
 import attrs
 import numpy as np
 
+from mockllm.callrng import CallRng
+from mockllm.dominance import READ, SAY, phrasings, read_text_json, render
 from policies.dominance_state import RELATIONS, OptionJudge, Preferences
-from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Decision, Propose, Proposal,
-                                        Quit, Reject, StatePreference, STALLED, Unreadable)
+from simcore.protocols.dialogue import (READ as READ_STEP, Accept, AskPreference, Booking, Decision, Propose,
+                                        Proposal, Quit, Reject, Say, StatePreference, STALLED, Unreadable,
+                                        why_illegal)
 
 DEFAULT_OPTION_SHARE = {"dominant": 0.25, "peer": 0.5, "submissive": 0.5}
 
@@ -180,7 +187,8 @@ _JUDGES: dict = {}
 
 def _judge(domain, prefs, params):
     """(OptionJudge, scores, best scores, rankings, empty models) for one preference profile,
-    memoised: the same profiles play every relation pair."""
+    memoised: the same profiles play every relation pair, and a small domain has few profiles
+    (the key is the profile's statements, so a profile drawn again in another job is a hit)."""
     key = (domain.id, id(domain), tuple((c, p.statements) for c, p in sorted(prefs.items())), params.option_share)
     hit = _JUDGES.get(key)
     if hit is None:
@@ -194,16 +202,38 @@ def _judge(domain, prefs, params):
     return hit
 
 
+def respond(participant: Any, observation: Any) -> Any:
+    """A participant's action for the decision ``observation`` asks, through its per-step
+    methods: at ``read`` its reading of the words (``hear``); at ``open`` / ``reply`` its
+    decision on what it heard (``decide``), said (``speak``) and remembered (``commit``) --
+    unless the move is not legal now (it can follow a misreading), which it does not say:
+    the :class:`~simcore.protocols.dialogue.Say` then has no words and the game refuses it or,
+    after a misreading, counts it (no model call is spent on a move that is not made)."""
+    if observation.step == READ_STEP:
+        return participant.hear(observation.text)
+    dec = participant.decide(observation.heard)
+    utt = dec.utterance
+    if observation.why_not(utt):
+        return Say(dec, None)
+    text = participant.speak(utt)
+    participant.commit(utt)
+    return Say(dec, text)
+
+
 class DominanceAgent:
-    """One side of the dialogue (the agent, or the simulated user built from the same trees)."""
+    """One side of the dialogue (the agent, or the simulated user built from the same trees).
+
+    ``voice`` speaks and reads for it (:class:`Voice`, :class:`DirectVoice`: ``speak(who,
+    utterance) -> str``, ``read(who, text) -> reading``); without one it says its move's dict
+    and reads nothing."""
 
     def __init__(self, name: str, relation: str, domain, prefs: dict[str, Preferences], *,
-                 params: AgentParams = AgentParams(), speak: Callable | None = None,
-                 read: Callable | None = None):
+                 params: AgentParams = AgentParams(), voice: Any = None):
         if relation not in RELATIONS:
             raise ValueError(f"relation must be one of {RELATIONS}, got {relation!r}")
         self.name, self.relation, self.domain, self.params = name, relation, domain, params
         self.topic = domain.topic
+        self._names = domain.criterion_names
         self.self_prefs = dict(prefs)
         self.judge, self._scores, self._best, self._ranking, empty = _judge(domain, self.self_prefs, params)
         self.other = dict(empty)
@@ -223,7 +253,20 @@ class DominanceAgent:
         self.table: dict[str, int] = {}        # option name -> times proposed (by anyone)
         self.my_last_proposal: Optional[Proposal] = None
         self.current: Optional[str] = None
-        self._speak, self._read = speak, read
+        self.voice = voice
+
+    def act(self, observation) -> Any:
+        """The dialogue game's decisions: :func:`respond`, written out (the one path every
+        turn of every dialogue takes)."""
+        if observation.step == READ_STEP:
+            return self.hear(observation.text)
+        dec = self.decide(observation.heard)
+        utt = dec.utterance
+        if why_illegal(observation.domain, observation.record, observation.seat, utt):
+            return Say(dec, None)
+        text = self.speak(utt)
+        self.commit(utt)
+        return Say(dec, text)
 
     # scores and acceptability -------------------------------------------------
     def score(self, criterion: str, value: str) -> int:
@@ -263,7 +306,7 @@ class DominanceAgent:
         if not self._any_value_rejected:
             return True
         opt = self.domain.option(name)
-        return not any(v in self.rejected_values[c] for c, v in zip(self.domain.criterion_names, opt.values))
+        return not any(v in self.rejected_values[c] for c, v in zip(self._names, opt.values))
 
     def _refused(self, c: str, value: str) -> bool:
         """The other refused ``value`` of ``c`` (Reject; with ``exit_counter_refusal``, also a
@@ -279,7 +322,7 @@ class DominanceAgent:
         if name in self.countered_options:
             return False
         opt = self.domain.option(name)
-        return not any(v in self.countered_values[c] for c, v in zip(self.domain.criterion_names, opt.values))
+        return not any(v in self.countered_values[c] for c, v in zip(self._names, opt.values))
 
     def dead_end(self) -> bool:
         """The exit condition: no option left that I accept and the other has not ruled out."""
@@ -295,12 +338,14 @@ class DominanceAgent:
         return not any(self.is_acceptable(c, v) and not self._refused(c, v) for v in self._ranking[c])
 
     def progress_key(self) -> tuple:
-        """Everything my replies depend on that can change during a dialogue (statements only
-        grow, so their counts stand for them)."""
-        names = self.domain.criterion_names
-        return (tuple(len(self.other[c].statements) for c in names), tuple(len(self.oas[c].statements) for c in names),
-                tuple(sorted(self.agreed.items())), len(self.rejected_options), self._any_value_rejected,
-                self._n_countered, tuple(sorted(self.table)), self.current)
+        """Everything my replies depend on that can change during a dialogue.  The statements of
+        each model and the options on the table only grow, so their totals stand for them: two
+        keys of one dialogue are equal exactly when those are (a count that grew makes the
+        total grow)."""
+        other, oas, names, agreed = self.other, self.oas, self._names, self.agreed
+        return (sum([len(other[c].statements) for c in names]), sum([len(oas[c].statements) for c in names]),
+                tuple(sorted(agreed.items())) if agreed else (), len(self.rejected_options), self._any_value_rejected,
+                self._n_countered, len(self.table), self.current)
 
     # the models ---------------------------------------------------------------
     def perceive(self, utt) -> None:
@@ -355,10 +400,10 @@ class DominanceAgent:
 
     # language (through the LLM only) ------------------------------------------
     def speak(self, utt) -> str:
-        return self._speak(self, utt) if self._speak is not None else repr(utt.to_dict())
+        return self.voice.speak(self, utt) if self.voice is not None else repr(utt.to_dict())
 
     def hear(self, text: str):
-        reading = self._read(self, text) if self._read is not None else Unreadable("no reader", unread=True)
+        reading = self.voice.read(self, text) if self.voice is not None else Unreadable("no reader", unread=True)
         if not isinstance(reading, Unreadable):
             self.perceive(reading)
         return reading
@@ -443,7 +488,7 @@ class DominanceAgent:
 
     def best_option(self, *, exclude: Optional[str] = None, acceptable: bool = True,
                     with_agreed: bool = True) -> Optional[str]:
-        names = self.domain.criterion_names
+        names = self._names
         for n in self.judge.order:
             if n == exclude or not self._option_open(n):
                 continue
@@ -458,7 +503,7 @@ class DominanceAgent:
 
     def next_criterion(self, after: Optional[str] = None) -> Optional[str]:
         """The next criterion (domain order, after ``after``, wrapping) with no agreed value."""
-        names = self.domain.criterion_names
+        names = self._names
         start = names.index(after) + 1 if after in names else 0
         for k in range(len(names)):
             c = names[(start + k) % len(names)]
@@ -487,7 +532,7 @@ class DominanceAgent:
     # the trees ----------------------------------------------------------------
     def decide(self, heard) -> Decision:
         if heard is None:
-            dec = self._open(self.next_criterion() or self.domain.criterion_names[0], "open")
+            dec = self._open(self.next_criterion() or self._names[0], "open")
         elif isinstance(heard, StatePreference):
             dec = self.on_state(heard)
         elif isinstance(heard, AskPreference):
@@ -567,7 +612,7 @@ class DominanceAgent:
                             f"{name} is not acceptable and no better option is left")
         if self.relation == "submissive":
             opt = self.domain.option(name)
-            names = self.domain.criterion_names
+            names = self._names
             worst_c, worst_v = min(zip(names, opt.values),
                                    key=lambda cv: (self.score(*cv) / max(self._best[cv[0]], 1),
                                                    names.index(cv[0])))
@@ -582,7 +627,7 @@ class DominanceAgent:
         p = u.proposal
         if p.type == self.topic:
             return Decision(Booking(p.value), "Fig. 6", "F6.booking", f"{p.value} accepted: book it")
-        names = self.domain.criterion_names
+        names = self._names
         if self.relation != "submissive":
             opt = self.best_option()
             if opt is not None:
@@ -636,26 +681,36 @@ class DominanceAgent:
         return Decision(Quit(), "exit", "exit.dead-end", "no acceptable option left to propose")
 
     def _least_known_criterion(self) -> str:
-        names = self.domain.criterion_names
+        names = self._names
         return min(names, key=lambda c: (len(self.other[c].statements), names.index(c)))
 
 
 class ScriptedUser:
     """A counterpart for tests: says the given utterances in order (each one an
     utterance object, or a text that is read with the same reader as the agent's).
-    It decides nothing; when the script runs out it quits."""
+    It decides nothing; when the script runs out it quits.  In a seat it takes the seat's
+    name and, unless given one, a :class:`Voice` on the seat's client and generator
+    (``reset(setup)``)."""
 
     relation = "scripted"
 
-    def __init__(self, name: str, script, *, speak: Callable | None = None, read: Callable | None = None):
+    def __init__(self, script, *, name: str = "user", voice: Any = None):
         self.name = name
         self.script = list(script)
-        self._speak, self._read = speak, read
+        self.voice = voice
         self.my_last_proposal = None
         self.their_last_proposal = None
         self._text = None
         self.heard: list = []
         self.topic = None
+
+    def reset(self, setup) -> None:
+        self.name = setup.seat
+        if self.voice is None:
+            self.voice = Voice(setup.scenario, setup.client, setup.rng)
+
+    def act(self, observation) -> Any:
+        return respond(self, observation)
 
     def decide(self, heard) -> Decision:
         if not self.script:
@@ -664,7 +719,7 @@ class ScriptedUser:
         self._text = None
         if isinstance(nxt, str):
             self._text = nxt
-            nxt = self._read(self, nxt, own=True)
+            nxt = self.voice.read(self, nxt, own=True)
             if isinstance(nxt, Unreadable):
                 raise ValueError(f"scripted text {self._text!r} is unreadable: {nxt.why}")
         return Decision(nxt, "script", "script")
@@ -672,7 +727,7 @@ class ScriptedUser:
     def speak(self, utt) -> str:
         if self._text is not None:
             return self._text
-        return self._speak(self, utt) if self._speak is not None else repr(utt.to_dict())
+        return self.voice.speak(self, utt) if self.voice is not None else repr(utt.to_dict())
 
     def commit(self, utt) -> None:
         if isinstance(utt, Propose):
@@ -680,9 +735,9 @@ class ScriptedUser:
 
     def hear(self, text: str):
         self.heard.append(text)
-        if self._read is None:
+        if self.voice is None:
             return Unreadable("a scripted user without a reader", unread=True)
-        reading = self._read(self, text)
+        reading = self.voice.read(self, text)
         if isinstance(reading, Propose):
             self.their_last_proposal = reading.proposal
         return reading
@@ -700,9 +755,8 @@ class DominancePolicy(AgentParams):
         return AgentParams(**{f.name: getattr(self, f.name) for f in attrs.fields(AgentParams)})
 
     def build(self, name: str, domain, prefs, *, params: AgentParams | None = None,
-              speak: Callable | None = None, read: Callable | None = None) -> DominanceAgent:
-        return DominanceAgent(name, self.relation, domain, prefs, params=params or self.params(), speak=speak,
-                              read=read)
+              voice: Any = None) -> DominanceAgent:
+        return DominanceAgent(name, self.relation, domain, prefs, params=params or self.params(), voice=voice)
 
 
 class Voice:
@@ -714,8 +768,6 @@ class Voice:
     """
 
     def __init__(self, domain, client, rng: np.random.Generator):
-        from mockllm.dominance import READ, SAY, render
-
         self.domain, self.client, self.rng = domain, client, rng
         self._say, self._read_task, self._render = SAY, READ, render
         self.vocabulary = domain.vocabulary()
@@ -744,7 +796,22 @@ class Voice:
         return Unreadable(f"the reader fell back: {why}", unread=True)
 
 
-class DirectVoice:
+class DirectReader:
+    """The mock's reader called in-process (no model call, no draw): what the words say, as
+    the exact mock reads them."""
+
+    def __init__(self, domain):
+        self.domain = domain
+        self._read_json, self._parse = read_text_json, READ.parse
+        self.vocabulary = domain.vocabulary()
+
+    def read(self, who, text: str, own: bool = False):
+        last = getattr(who, "their_last_proposal" if own else "my_last_proposal", None)
+        answer = self._read_json(text, self.vocabulary, last.to_dict() if last is not None else None)
+        return canonical(self.domain, self._parse(answer))
+
+
+class DirectVoice(DirectReader):
     """The mock's own templates and reader called in-process, without the prompt round trip.
 
     The same words are said and read as with :class:`Voice` over the exact mock backend
@@ -755,12 +822,9 @@ class DirectVoice:
     """
 
     def __init__(self, domain, rng: np.random.Generator):
-        from mockllm.callrng import CallRng
-        from mockllm.dominance import READ, phrasings, read_text_json, render
-
-        self.domain, self.rng = domain, CallRng(int(rng.integers(0, 2**63 - 1)))
-        self._phrasings, self._render, self._read_json, self._parse = phrasings, render, read_text_json, READ.parse
-        self.vocabulary = domain.vocabulary()
+        super().__init__(domain)
+        self.rng = CallRng(int(rng.integers(0, 2**63 - 1)))
+        self._phrasings, self._render = phrasings, render
 
     def speak(self, who, utt) -> str:
         d = utt.to_dict()
@@ -770,11 +834,6 @@ class DirectVoice:
         rel = who.relation if who.relation in RELATIONS else "peer"
         n = len(self._phrasings(rel, d, self.domain.topic))
         return self._render(rel, d, self.domain.topic, details, int(self.rng.integers(n)) if n > 1 else 0)
-
-    def read(self, who, text: str, own: bool = False):
-        last = getattr(who, "their_last_proposal" if own else "my_last_proposal", None)
-        answer = self._read_json(text, self.vocabulary, last.to_dict() if last is not None else None)
-        return canonical(self.domain, self._parse(answer))
 
 
 def canonical(domain, reading):

@@ -20,8 +20,9 @@ fallback               a table that does not fit, or two          choice: the sa
 
 The mock's own answer (``mockllm.scorable.direct_estimate``) and its noise (``pe_forget``,
 ``pe_jitter``) are documented in docs/scorable.md.  Like the Bayesian posterior, this
-estimate depends only on the public record, so the protocol asks once per party per turn
-and every observer reads the shared answer.
+estimate depends only on the public record, so a session's model
+(:mod:`simcore.systems.scorable.model`) asks once per party per turn and every observer reads
+the shared answer.
 """
 
 from __future__ import annotations

@@ -198,6 +198,27 @@ class PulpSolver:
                 decode.append(("bin", b))
         return s_a, s_p, index, decode
 
+    def _infeasible(self, space: Space, max_bound: float, min_own: float, min_partner: float) -> bool:
+        """Whether no outcome meets the constraints: the least total violation of the three
+        score constraints, each given a slack variable, is above ``TOL``."""
+        import pulp
+
+        from policies.pulp_compat import add_variable
+
+        prob = pulp.LpProblem("ASTRA_offer_feasibility", pulp.LpMinimize)
+        s_a, s_p, _index, decode = self._model(prob, space)
+        slack = [add_variable(prob, f"slack{k}", 0, None, "Continuous") for k in range(3)]
+        prob.setObjective(pulp.lpSum(slack))
+        prob += (s_a - slack[0] <= max_bound + TOL, "bound")
+        prob += (s_a + slack[1] >= min_own - TOL, "min_own")
+        prob += (s_p + slack[2] >= min_partner - TOL, "min_partner")
+        for k, (kind, var) in enumerate(decode):
+            if kind == "cat":
+                prob += (pulp.lpSum(var) == 1, f"one_of_{k}")
+        if not self._run(prob):  # pragma: no cover - feasible by construction
+            raise pulp.PulpSolverError(f"the {self.engine} engine solved no elastic problem")
+        return pulp.value(prob.objective) > TOL
+
     def _run(self, prob) -> bool:
         from policies.pulp_compat import make_engine, solved_optimal
 
@@ -228,7 +249,18 @@ class PulpSolver:
         for k, (kind, var) in enumerate(decode):
             if kind == "cat":
                 prob += (pulp.lpSum(var) == 1, f"one_of_{k}")
-        if not self._run(prob):
+        try:
+            optimal = self._run(prob)
+        except pulp.PulpSolverError:
+            # CBC 2.10 (PuLP 3's bundled binary) dies with a segmentation fault, with
+            # preprocessing off, on some problems whose relaxation is feasible but that have
+            # no integer solution (agent weights (0, 4, 0), lambda 0.3, bound 10.8: 4 x1 in
+            # [10, 10.8]); HiGHS and the exact solver say infeasible.  The elastic problem
+            # is feasible whatever the constraints, so it decides: infeasible -> None.
+            if self._infeasible(space, max_bound, min_own, min_partner):
+                return None
+            raise
+        if not optimal:
             return None
         z = pulp.value(objective)
         prob += (objective >= z - TOL, "fix_objective")

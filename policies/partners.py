@@ -42,14 +42,13 @@ import functools
 import statistics
 from bisect import bisect_left
 from collections.abc import Mapping
-from types import MappingProxyType
 from typing import Optional
 
 import attrs
 
 from mockllm import astra as lang
 from policies.astra import AgentParams, AstraAgent, speak
-from simcore.protocols.alternating import Action, Observation
+from simcore.protocols.alternating import _NOTHING, Action, Observation
 
 
 @attrs.frozen
@@ -110,8 +109,6 @@ PARTNER_PARAMS = {
 
 _RANKED: dict = {}  # pure data per (domain, values, seat), shared between episodes
 
-#: the hidden part of a move with nothing hidden (read-only: never shared state)
-_NO_NOTES: Mapping = MappingProxyType({})
 _OFFER_KEYS = ("mode", "target")
 #: an Action from its fields in order (the named tuple's ``_make``: one tuple in, no argument parsing)
 _action = Action._make
@@ -268,7 +265,7 @@ class Partner:
             if notes:
                 notes.clear()
         text, stated = ("", None) if self.client is None else self.say(kind, offer, note)
-        intent, hidden = (OfferIntent(note), _NO_NOTES) if kind == "offer" else self.move_notes(kind, note)
+        intent, hidden = (OfferIntent(note), _NOTHING) if kind == "offer" else self.move_notes(kind, note)
         if taken:
             hidden = {**hidden, "model_decisions": taken}
         return _action((kind, text, stated, intent, hidden, offer))
@@ -346,11 +343,11 @@ class Partner:
         order it answered from, the transcript's record of what the answer meant;
         simcore.noise marks an unclear or misread answer by it)."""
         if kind == "offer":
-            return OfferIntent(note), _NO_NOTES
+            return OfferIntent(note), _NOTHING
         if kind == "accept":
-            return {"mode": "accept", "own_score": note[0], "level": note[1]}, {}
+            return {"mode": "accept", "own_score": note[0], "level": note[1]}, _NOTHING
         if note is None:
-            return {"mode": "greet"}, {}
+            return {"mode": "greet"}, _NOTHING
         return {"mode": "answer", "question": note}, {"order": list(self.order)}
 
     def _counter(self, target: float) -> tuple:

@@ -2,27 +2,33 @@
 
 JSON (and TOML for game files) only -- no pickle, no eval, no YAML.  Every problem
 becomes an :class:`~simcore.errors.InputError` naming the file and, where there is one,
-the field: unreadable or non-UTF-8 files, invalid syntax (with its line), nesting too
-deep to parse, a key given twice in one JSON object, NaN/Infinity, numbers too large to be meant (``abs(x) > MAX_ABS``),
-which would otherwise overflow deep inside a loader, and strings longer than
-``MAX_TEXT`` characters.
+the field: unreadable or non-UTF-8 files, invalid syntax (with its line), nesting deeper
+than :data:`simcore.jsonread.MAX_DEPTH`, an integer of more digits than Python converts, a
+key given twice in one JSON object, NaN/Infinity, numbers too large to be meant
+(``abs(x) > MAX_ABS``), which would otherwise overflow deep inside a loader, and strings
+longer than ``MAX_TEXT`` characters.  JSON is parsed by :func:`simcore.jsonread.loads`,
+the path every reader of outside JSON takes.
 """
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
 from simcore.errors import InputError
 from simcore.files import read_text
+from simcore.jsonread import TOO_DEEP, JSONProblem, loads, too_deep_value
 
 MAX_ABS = 10**15
 MAX_TEXT = 10_000
 
 
+class _Constant(Exception):
+    """NaN, Infinity or -Infinity in a data file."""
+
+
 def _reject_constant(name: str):
-    raise ValueError(f"{name} is not allowed")
+    raise _Constant(f"{name} is not allowed")
 
 
 class _DuplicateKey(Exception):
@@ -118,19 +124,20 @@ def read_data(path: str) -> Any:
                 raise InputError(path, "", f"not valid TOML ({exc})") from None
         else:
             try:
-                data = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
-            except json.JSONDecodeError as exc:
-                raise InputError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
+                data = loads(text, parse_constant=_reject_constant, object_pairs_hook=_unique_keys)
+            except JSONProblem as exc:
+                raise InputError(path, f"line {exc.lineno}" if exc.lineno else "", exc.problem) from None
             except _DuplicateKey as exc:
                 raise InputError(path, str(exc.key), "key given twice in one object") from None
-    except RecursionError:
-        raise InputError(path, "", "nested too deeply to be a data file") from None
-    except ValueError as exc:  # NaN/Infinity, or an integer with too many digits
+            except _Constant as exc:
+                raise InputError(path, "", f"not valid data ({exc})") from None
+    except RecursionError:  # TOML nested deeper than its parser goes
+        raise InputError(path, "", TOO_DEEP) from None
+    except ValueError as exc:  # TOML: an integer with too many digits
         raise InputError(path, "", f"not valid data ({exc})") from None
-    try:
-        check_numbers(data, path)
-    except RecursionError:
-        raise InputError(path, "", "nested too deeply to be a data file") from None
+    if too_deep_value(data):  # (TOML; JSON was checked by loads)
+        raise InputError(path, "", TOO_DEEP)
+    check_numbers(data, path)
     return data
 
 

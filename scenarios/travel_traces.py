@@ -90,13 +90,13 @@ def group_for(trace: Trace) -> Group:
 def play(trace: Trace, policy_id: str = "mind-v2"):
     """Negotiate ``trace`` (proposer = member 0) with exact wording (no tone noise);
     returns (ItemOutcome, events)."""
+    # (imported here: simcore.systems.mind imports this module for its playthroughs)
     from mockllm.client import ModelClient
     from mockllm.mock import MockBackend
-    from simcore.protocols.travel_vote import negotiate_group
-    from simcore.registry import make
     from simcore.seeding import generator
+    from simcore.systems.mind.match import play_group
 
     group = group_for(trace)
-    out = negotiate_group(group, make("policy", policy_id), [0], ModelClient(MockBackend(exact=True)),
-                          generator(0, "mind-trace", trace.name), f"mind/trace/{trace.name}/{policy_id}")
+    out = play_group(group, policy_id, [0], ModelClient(MockBackend(exact=True)),
+                     generator(0, "mind-trace", trace.name), f"mind/trace/{trace.name}/{policy_id}")
     return out.items[0], out.events

@@ -8,7 +8,7 @@ docs/api.md shows each function with a runnable example (CI runs them).
 * :func:`astra_episode` -- one bilateral episode, ASTRA (or your agent) against a partner;
 * :func:`scorable_session` -- one scorable-game session of an opponent-modelling method;
 * :func:`posterior` -- the Bayesian opponent model of the scorable seed, to update yourself;
-* :func:`dominance_dialogue` -- one restaurant dialogue between two dominance agents;
+* :func:`dominance_dialogue` -- one restaurant dialogue, a dominance agent (or your agent) and a user;
 * :func:`register`, :func:`make`, :func:`registered`, :func:`roles` -- the registry and the
   LLM-role inventory.
 
@@ -20,54 +20,34 @@ system (or an object with the system's policy interface), and each error is one
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Sequence
 
 from simcore.argcheck import _policy_object, _registered_id, seed_sequence
 from simcore.backends import backend_object as _backend
 from simcore.errors import InputError
 from simcore.systems.astra.match import episode_match as astra_match
+from simcore.systems.dominance.match import dialogue_match as dominance_match
+from simcore.systems.mind.match import group_match as mind_match
+from simcore.systems.scorable.match import session_match as scorable_match
 
 
 # ------------------------------------------------------------------ MIND
 def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, proposers: Sequence[int] | None = None,
-               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None, _seats=None):
+               backend: Any = "mock-v1", max_rounds: int = 3, group: Any = None, seats: Any = None):
     """One MIND group (section 3.2, Algorithm 1) negotiated by ``policy`` for every member.
 
     ``policy``: a registered MIND-family id (``mind-v2``, ``base-v3``, ``tone-only-v3``, ...) or
-    your object with ``vote(me, proposal, guessed_w, last_offer)``, ``update(me, proposal,
-    dissents, n_voters)``, ``guess(guessed_w)`` and the flags ``tone`` / ``appraisal``
-    (docs/api.md, "Your own policy").  ``group``: a :class:`scenarios.travel.Group`, or None for a
-    generated one of ``size`` members.  ``proposers``: one member index per negotiated item (None:
-    drawn from the seed).  Returns the :class:`simcore.protocols.travel_vote.GroupOutcome`."""
-    import numpy as np
-
-    from mockllm.client import ModelClient
-    from scenarios.travel import Group, generate_group
-    from simcore.protocols.travel_vote import negotiate_group
-
-    seq = seed_sequence(seed)
-    pol = _policy_object(policy, "policy", "mind", ("vote", "update", "guess"))
-    for flag in ("tone", "appraisal"):
-        if not isinstance(getattr(pol, flag, None), bool):
-            raise InputError("policy", type(pol).__name__, f"needs a boolean attribute {flag!r}")
-    if not isinstance(max_rounds, int) or max_rounds < 1:
-        raise InputError("max_rounds", repr(max_rounds), "must be an int >= 1")
-    streams = seq.spawn(3)
-    if group is None:
-        if not isinstance(size, int) or not 2 <= size <= 8:
-            raise InputError("size", repr(size), "a group has 2 to 8 members")
-        group = generate_group("api", size, np.random.default_rng(streams[0]))
-    elif not isinstance(group, Group):
-        raise InputError("group", type(group).__name__, "expected a scenarios.travel.Group or None")
-    if proposers is None:
-        pick = np.random.default_rng(streams[1])
-        proposers = [int(pick.integers(group.size)) for _ in group.items]
-    seats = None
-    if _seats is not None:  # simcore.env: proxies in the caller's seats
-        seats = {i: w for i in range(group.size) if (w := _seats(f"m{i}", pol)) is not None}
-    return negotiate_group(group, pol, list(proposers), ModelClient(_backend(backend)),
-                           np.random.default_rng(streams[2]), f"mind/api/{getattr(pol, 'name', 'policy')}",
-                           max_rounds=max_rounds, seats=seats)
+    your agent -- a class (built once per member), an instance, or ``"package.module:Class"`` --
+    with ``act(observation)`` (docs/api.md, "Your own agent"), or with ``vote(me, proposal,
+    guessed_w, last_offer)``, ``update(me, proposal, dissents, n_voters)``, ``guess(guessed_w)``
+    and the flags ``tone`` / ``appraisal`` ("Your own policy").  ``seats``: ``{"m1": value}``
+    for members played by another policy or agent (the same kinds of value).  ``group``: a
+    :class:`scenarios.travel.Group`, or None for a generated one of ``size`` members.
+    ``proposers``: one member index per negotiated item (None: drawn from the seed).  Returns the
+    :class:`simcore.protocols.travel_vote.GroupOutcome`."""
+    return mind_match(seed_sequence(seed), policy=policy, size=size, proposers=proposers, backend=backend,
+                      max_rounds=max_rounds, group=group, seats=seats).run()
 
 
 # ------------------------------------------------------------------ ASTRA
@@ -94,28 +74,18 @@ def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2
 
 # ------------------------------------------------------------------ scorable
 def scorable_session(method: str = "scorable-proposed-all-v1", *, game: str = "harbour-sport-park-v1",
-                     seed: Any = 0, backend: Any = "mock-v1", settings: Any = None, _choose=None):
+                     seed: Any = 0, backend: Any = "mock-v1", settings: Any = None, seats: Any = None):
     """One session of the scorable game (seed sec. 2) with an opponent-modelling method.
 
     ``method``: a registered id (``scorable-base-llm-v1``, ``scorable-proposed-all-v1``, ...) or
-    its study name (``proposed-all``).  ``game``: a scenario id or a game file.  ``settings``: a
-    :class:`simcore.protocols.scorable.Settings` (None: the defaults).  Returns the
-    :class:`simcore.protocols.scorable.SessionResult` (events and its FAR/PAR/LAR record)."""
-    from scenarios.scorable import load_game
-    from simcore.protocols.scorable import METHODS, Settings, play_session
-    from simcore.registry import resolve
-
-    seq = seed_sequence(seed)
-    if isinstance(method, str) and method in METHODS:
-        name = method
-    else:
-        name = resolve("policy", _registered_id("policy", method, "method", "scorable")).kwargs["method"]
-    if settings is None:
-        settings = Settings()
-    elif not isinstance(settings, Settings):
-        raise InputError("settings", type(settings).__name__, "expected simcore.protocols.scorable.Settings")
-    return play_session(load_game(game), name, seq, settings=settings, backend=_backend(backend),
-                        run_id=f"scorable/api/{name}", choose=_choose)
+    its study name (``proposed-all``): the built-in parties' configuration.  ``game``: a scenario
+    id or a game file.  ``settings``: a :class:`simcore.protocols.scorable.Settings` (None: the
+    defaults).  ``seats``: ``{party short name: agent}`` for the parties your agents play -- a
+    class, an instance, a factory, a ``"package.module:Class"`` path or a registered id, with
+    ``act(observation)`` returning a deal (one option index per issue; the seat's voice says it)
+    or a :class:`simcore.protocols.scorable.Proposal` (docs/api.md).  Returns the
+    :class:`simcore.systems.scorable.match.SessionResult` (events and its FAR/PAR/LAR record)."""
+    return scorable_match(method, game=game, seed=seed, backend=backend, settings=settings, seats=seats).run()
 
 
 def posterior(game: str = "harbour-sport-park-v1"):
@@ -132,33 +102,19 @@ def posterior(game: str = "harbour-sport-park-v1"):
 # ------------------------------------------------------------------ dominance
 def dominance_dialogue(agent: Any = "dominance-peer-v3", user: Any = "dominance-peer-v3", *,
                        domain: str = "restaurants-small-v1", seed: Any = 0, max_turns: int = 40,
-                       agent_opens: bool = True, _seats=None):
-    """One restaurant dialogue (seed sections 2-5) between two dominance agents, each a
-    registered id (``dominance-dominant-v3``, ``dominance-peer-v3``, ``dominance-submissive-v3``).
-    Returns the :class:`simcore.protocols.dialogue.DialogueResult` (outcome, booked, events)."""
-    import numpy as np
+                       agent_opens: bool = True):
+    """One restaurant dialogue (seed sections 2-5) between the agent's and the user's seats.
 
-    from policies.dominance_state import random_preferences
-    from scenarios.restaurants import load_domain
-    from simcore.registry import resolve
-    from simcore.seeding import child
-    from simcore.studies.dominance import play
-
-    seq = seed_sequence(seed)
-    specs = {side: resolve("policy", _registered_id("policy", pid, side, "dominance"))
-             for side, pid in (("agent", agent), ("user", user))}
-    if not isinstance(max_turns, int) or max_turns < 2:
-        raise InputError("max_turns", repr(max_turns), "must be an int >= 2")
-    dom = load_domain(domain)
-    params = {side: spec.load()(**spec.kwargs).params() for side, spec in specs.items()}
-    result, _agents, _stats = play(
-        dom, specs["agent"].kwargs["relation"], specs["user"].kwargs["relation"],
-        random_preferences(dom, np.random.default_rng(child(seq, "agent-prefs"))),
-        random_preferences(dom, np.random.default_rng(child(seq, "user-prefs"))),
-        rng_agent=np.random.default_rng(child(seq, "agent")), rng_user=np.random.default_rng(child(seq, "user")),
-        agent_opens=agent_opens, run_id="dominance/api", params=params["agent"], user_params=params["user"],
-        max_turns=max_turns, wrap=_seats)
-    return result
+    Each seat takes a registered dominance policy id (``dominance-dominant-v3``,
+    ``dominance-peer-v3``, ``dominance-submissive-v3``, and the older versions), or your agent
+    -- a class, an instance, a factory or a ``"package.module:Class"`` path -- with
+    ``act(observation)`` (docs/api.md); a class is built with the keywords its ``__init__``
+    names among ``domain``, ``prefs`` (the seat's own preferences), ``seat``, ``rng``,
+    ``client``.  ``domain``: ``restaurants-small-v1``, ``restaurants-420-v1`` or a domain
+    file.  Returns the :class:`simcore.protocols.dialogue.DialogueResult` (outcome, booked,
+    events)."""
+    return dominance_match(seed_sequence(seed), agent=agent, user=user, domain=domain, max_turns=max_turns,
+                           agent_opens=agent_opens).run()[0]
 
 
 # ------------------------------------------------------------------ registry

@@ -74,6 +74,8 @@ def load_ref(ref: str, name: str) -> Any:
         raise InputError(name, ref, f"cannot import {module!r} ({exc})") from None
     except AttributeError:
         raise InputError(name, ref, f"{module!r} has no attribute {attr!r}") from None
+    except Exception as exc:  # the user's module raised while importing: its fault, one line
+        raise InputError(name, ref, f"importing {module!r} raised {type(exc).__name__}: {exc}") from None
     return obj
 
 

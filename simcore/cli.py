@@ -19,16 +19,23 @@ import sys
 
 import click
 
+from simcore.progress import AFTER
 from simcore.systems import STUDIES, available
+
+
+#: studies that are not a system's own (not in the default study): name -> the module of their command
+EXTRA_STUDIES = {"astra-population": "simcore.systems.astra.population_cli"}
 
 
 class LazyRunGroup(click.Group):
     """``simcore run SYSTEM``: each system's command lives in its study module."""
 
     def list_commands(self, ctx):
-        return available()
+        return available() + list(EXTRA_STUDIES)
 
     def get_command(self, ctx, name):
+        if name in EXTRA_STUDIES:
+            return importlib.import_module(EXTRA_STUDIES[name]).command
         if name not in STUDIES or name not in available():
             return None
         return importlib.import_module(STUDIES[name]).command
@@ -36,7 +43,7 @@ class LazyRunGroup(click.Group):
     def resolve_command(self, ctx, args):
         name = args[0] if args else None
         if name is not None and not name.startswith("-") and self.get_command(ctx, name) is None:
-            ctx.fail(f"unknown system {name!r}; valid: {', '.join(available())}")
+            ctx.fail(f"unknown system {name!r}; valid: {', '.join(available() + list(EXTRA_STUDIES))}")
         return super().resolve_command(ctx, args)
 
 
@@ -90,7 +97,11 @@ def run(ctx, seed, workers, out, progress, overwrite, resume):
             continue
         module = importlib.import_module(STUDIES[name])
         click.echo(f"== {name} ({i} of {len(names)}) ==")
-        module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress)
+        following = AFTER.set(default_study.after_note(todo, name))  # its progress line names what follows
+        try:
+            module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress)
+        finally:
+            AFTER.reset(following)
         default_study.mark_done(os.path.join(out, name), seed)
         ran.append(name)
         if progress is not False:  # the overall line, on stderr (wall clock: display only)

@@ -64,6 +64,46 @@ class SeatChoice(CommaChoice):
         return tuple(dict.fromkeys(items))
 
 
+class SeatAssignment(click.ParamType):
+    """``SEAT=POLICY``: who takes a seat in every negotiation of a study -- a registered policy id
+    of ``system`` or ``package.module:Class`` (your own agent).  ``seats`` maps each seat the
+    option accepts to the registry role its policy must have (None: any), or is None when the
+    seats are known only later (the study checks the name then)."""
+
+    name = "seat=policy"
+
+    def __init__(self, system: str, seats: dict | None, names: Sequence[str] = ()):
+        self.system, self.seats, self.names = system, seats, tuple(names)
+
+    def convert(self, value, param, ctx):
+        from simcore.argcheck import seat_ref
+
+        if isinstance(value, tuple):
+            return value
+        seat, eq, policy = str(value).partition("=")
+        seat, policy = seat.strip(), policy.strip()
+        if not eq or not seat or not policy:
+            self.fail(f"{value!r}: expected SEAT=POLICY", param, ctx)
+        if self.seats is not None and seat not in self.seats:
+            self.fail(f"{value!r}: {self.system} has no seat {seat!r}; seats: {', '.join(self.seats)}", param, ctx)
+        why = seat_ref(policy, self.system, (self.seats or {}).get(seat), self.names)
+        if why:
+            self.fail(f"{value!r}: {why}", param, ctx)
+        return seat, policy
+
+
+def seat_option(system: str, seats: dict | None, help_text: str, names: Sequence[str] = ()) -> Callable:
+    """``--seat SEAT=POLICY`` (repeatable), the same option in every system's command: the value
+    is a tuple of ``(seat, policy)`` pairs, the last one given for a seat winning; ``names``: the
+    study's own names a seat also takes (MIND's variants)."""
+    def callback(_ctx, _param, values) -> tuple:
+        return tuple(dict(values).items())
+
+    return click.option("--seat", "seats", type=SeatAssignment(system, seats, names), multiple=True,
+                        callback=callback,
+                        metavar="SEAT=POLICY", help=help_text)
+
+
 class CommaInts(click.ParamType):
     """A comma-separated list of integers within [lo, hi]."""
 

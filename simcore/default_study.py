@@ -14,25 +14,27 @@ import os
 from typing import Sequence
 
 from simcore.errors import InputError
-from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir
+from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir, write_atomic
+from simcore.jsonread import JSONProblem, loads
 
 MARK = "default-study.json"
 
-#: each system's usual share of the default study's time, for the overall estimate of the time
-#: left (benchmarks/README.md, "The whole default study", 2026-11-27: per-system wall seconds
-#: 22.5, 313.3, 27.9, 6.5); a display estimate only, never a result
-SHARES = {"mind": 22.5, "scorable": 313.3, "astra": 27.9, "dominance": 6.5}
-
-
 def overall_line(names: Sequence[str], done: Sequence[str], elapsed: float) -> str:
-    """"k of n systems done, elapsed, about T left" (the estimate scales the time spent on
-    the systems run so far by their usual share of the whole)."""
+    """"k of n systems done, elapsed", and the systems not yet started, whose time is not
+    estimated: nothing about one has been measured before it runs (each system's own
+    progress line estimates its time left from its measured rate once it has started)."""
     from simcore.progress import _clock
 
-    ran = sum(SHARES.get(n, 1.0) for n in done)
-    left = sum(SHARES.get(n, 1.0) for n in names if n not in done)
-    tail = f", about {_clock(elapsed * left / ran)} left" if ran > 0 and left > 0 and elapsed > 0 else ""
+    left = [n for n in names if n not in done]
+    tail = f"; not started: {', '.join(left)} (no estimate before each has run)" if left else ""
     return f"default study: {len(done)} of {len(names)} systems done, {_clock(elapsed)}{tail}"
+
+
+def after_note(names: Sequence[str], current: str) -> str:
+    """What follows ``current`` in the default study, for its progress line
+    (:data:`simcore.progress.AFTER`): "then X, Y (not started: no estimate)", or nothing."""
+    later = list(names)[list(names).index(current) + 1:]
+    return f"then {', '.join(later)} (not started: no estimate)" if later else ""
 
 
 def finished_seed(out_dir: str) -> int | None:
@@ -41,8 +43,8 @@ def finished_seed(out_dir: str) -> int | None:
         return None
     try:
         with open(os.path.join(out_dir, MARK), encoding="utf-8") as fh:
-            seed = json.load(fh).get("seed")
-    except (OSError, ValueError, AttributeError):
+            seed = loads(fh.read()).get("seed")
+    except (OSError, UnicodeDecodeError, JSONProblem, AttributeError):  # a damaged mark: not finished
         return None
     return seed if isinstance(seed, int) and not isinstance(seed, bool) else None
 
@@ -72,6 +74,4 @@ def plan(out: str, names: Sequence[str], *, seed: int, overwrite: bool, resume: 
 
 
 def mark_done(out_dir: str, seed: int) -> None:
-    with open(os.path.join(out_dir, MARK), "w", encoding="utf-8") as fh:
-        json.dump({"seed": seed}, fh)
-        fh.write("\n")
+    write_atomic(os.path.join(out_dir, MARK), json.dumps({"seed": seed}) + "\n")

@@ -52,16 +52,27 @@ SYSTEMS = tuple(STUDIES)
 
 
 class _Caller:
-    """The agent in an external seat: it plays the action the caller gave ``step``."""
+    """The agent in an external seat: it plays the action the caller gave ``step`` (already
+    said by the seat's voice)."""
 
     label = "the caller"
 
-    def __init__(self, env: "NegotiationEnv", seat: str):
-        self.env, self.seat = env, seat
+    def __init__(self, env: "NegotiationEnv"):
+        self.env = env
 
     def act(self, observation) -> Any:
         action, self.env._pending = self.env._pending, None
         return action
+
+
+class _Given:
+    """What the seat's voice wraps in ``step``: the caller's decision, as an agent's answer."""
+
+    def __init__(self):
+        self.action = None
+
+    def act(self, observation) -> Any:
+        return self.action
 
 
 class NegotiationEnv(AECEnv):
@@ -70,16 +81,17 @@ class NegotiationEnv(AECEnv):
     def __init__(self, spec, external: Sequence[str], seed: Any, options: dict, render_mode: Optional[str] = None):
         super().__init__()
         self.spec, self._options, self._seed = spec, dict(options), seed
-        self.possible_agents = list(spec.seats(self._options))
-        bad = [s for s in external if s not in self.possible_agents]
+        probe = spec.probe(self._options)  # the game's shape, read off one negotiation set up
+        self.possible_agents = list(spec.seats(probe))
+        bad = [s for s in external or () if s not in self.possible_agents]
         if bad:
             raise InputError("external", ", ".join(map(str, bad)),
                              f"no such seat; valid: {', '.join(self.possible_agents)}")
-        self.external = tuple(external)
+        self.external = tuple(self.possible_agents) if external is None else tuple(external)
         self.metadata = {"name": f"simcore_{spec.system}_v1", "render_modes": ["ansi"], "is_parallelizable": False}
         self.render_mode = render_mode
-        n_feat = spec.feature_count(self._options)
-        self._action_spaces = {s: spaces.Discrete(spec.action_count(self._options, s)) for s in self.possible_agents}
+        n_feat = spec.feature_count(probe)
+        self._action_spaces = {s: spaces.Discrete(spec.action_count(probe, s)) for s in self.possible_agents}
         self._observation_spaces = {
             s: spaces.Dict({"observation": spaces.Box(-np.inf, np.inf, (n_feat,), np.float32),
                             "action_mask": spaces.Box(0, 1, (self._action_spaces[s].n,), np.int8)})
@@ -103,8 +115,10 @@ class NegotiationEnv(AECEnv):
         self.match = self.spec.match(seed_sequence(self._seed), self._options)
         self._builtin = dict(self.match.agents)  # the paper's agents, also of the external seats
         self._drivers = dict(self.match.agents)
+        self._given = _Given()
+        self._voices = {s: self.spec.voice(self.match, s, self._given) for s in self.external}
         for s in self.external:
-            self._drivers[s] = self.spec.voice(self.match, s, _Caller(self, s))
+            self._drivers[s] = _Caller(self)
         self._users = frozenset(self.match.users) | frozenset(self.external)
         self.agents = list(self.possible_agents)
         self.rewards = {s: 0.0 for s in self.agents}
@@ -159,10 +173,11 @@ class NegotiationEnv(AECEnv):
             if not self.spec.mask(state, seat)[index]:
                 raise InputError("action", str(index), f"not legal for {seat} now ({state.legal(seat).describe})")
             action = self.spec.decision(state, seat, index)
-        else:
-            why = state.legal(seat).why_not(action)
-            if why:
-                raise InputError("action", repr(action)[:120], why)
+        self._given.action = action  # a decision without words is said by the seat's voice
+        action = self._voices[seat].act(state.observe(seat))
+        why = state.legal(seat).why_not(action)
+        if why:
+            raise InputError("action", repr(action)[:120], why)
         self._cumulative_rewards[seat] = 0.0
         for s in self.rewards:
             self.rewards[s] = 0.0
@@ -213,6 +228,5 @@ def make_env(system: str, *, external: Optional[Sequence[str] | str] = None, see
         raise InputError("render_mode", repr(render_mode), "valid: None, 'ansi'")
     spec = importlib.import_module(STUDIES[system]).ENV
     spec.check(options)
-    seats = spec.seats(options)
-    external = tuple(seats) if external is None else (external,) if isinstance(external, str) else tuple(external)
+    external = (external,) if isinstance(external, str) else None if external is None else tuple(external)
     return NegotiationEnv(spec, external, seed, options, render_mode)

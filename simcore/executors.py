@@ -3,7 +3,8 @@
 * ``inline``  -- :class:`InlineExecutor`, runs each task in the calling process the
   moment it is submitted (no pickling, easiest to debug and to interrupt);
 * ``process`` -- the standard :class:`~concurrent.futures.ProcessPoolExecutor` with
-  ``--workers W`` processes;
+  ``--workers W`` processes (:func:`process_pool`: started by fork only while this process
+  runs no other Python thread, else by a fork server);
 * ``dask``    -- a Dask distributed cluster (optional extra: ``pip install
   'simcore[dask]'``): ``--scheduler ADDRESS`` connects to a running scheduler, and
   without an address a ``LocalCluster`` of ``W`` single-threaded worker processes is
@@ -17,12 +18,15 @@ root seed and its own key, and callers put outputs back in task order.
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
 import os
 import signal
 import sys
+import threading
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 
+from simcore import registry
 from simcore.errors import BackendFatal, InputError
 
 EXECUTORS = ("auto", "inline", "process", "dask")
@@ -55,6 +59,59 @@ class InlineExecutor(Executor):
         self._shutdown = True
 
 
+#: what a fork server imports before it forks any worker: what every job imports first
+#: (:mod:`simcore.jobimports`), so its workers start warm
+FORKSERVER_PRELOAD = ("simcore.jobimports",)
+
+
+def start_method() -> str:
+    """How a process pool made now starts its workers: the platform's default start method,
+    except that ``fork`` becomes ``forkserver`` (``spawn`` where there is none) while this
+    process runs another Python thread -- a test runner's, a server's, a notebook's.  A forked
+    child gets a copy of every lock another thread may hold at that moment, held for ever
+    (Python 3.12+ warns: "This process is multi-threaded, use of fork() may lead to
+    deadlocks"); a fork server's workers are forked from a process that runs one thread.
+    Results do not depend on it: every job derives its randomness from the root seed."""
+    default = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
+    if default != "fork" or python_threads() <= 1:
+        return default
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def python_threads() -> int:
+    """How many threads run Python code in this process, as Python's fork warning counts
+    them: those of :mod:`threading` and those started by ``_thread`` directly (a test
+    runner's, for one), which :func:`threading.active_count` does not see."""
+    frames = getattr(sys, "_current_frames", None)
+    return max(threading.active_count(), len(frames()) if frames is not None else 0)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool of ``workers`` processes started by :func:`start_method`, each of which
+    dies with this process and, when not forked from it, starts with its environment
+    variables and registry (:func:`start_worker`)."""
+    method = start_method()
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(list(FORKSERVER_PRELOAD))
+    state = () if method == "fork" else (dict(os.environ), registry.snapshot())
+    return ProcessPoolExecutor(max_workers=max(1, workers), mp_context=context, initializer=start_worker,
+                               initargs=(os.getpid(), *state))
+
+
+def start_worker(parent: int, environ: dict[str, str] | None = None, registrations: Sequence = ()) -> None:
+    """Pool-worker initializer: die with ``parent`` (:func:`die_with_parent`); a worker not
+    forked from ``parent`` also takes its environment variables (an API key set after a fork
+    server started, say) and its registry (:func:`simcore.registry.snapshot`: a policy
+    registered in code), as a forked one has them."""
+    die_with_parent(parent)
+    if environ is not None:
+        os.environ.clear()
+        os.environ.update(environ)
+    if registrations:
+        registry.restore(registrations)
+
+
 def die_with_parent(parent: int) -> None:
     """Pool-worker initializer: the worker gets SIGKILL when its parent dies.
 
@@ -62,8 +119,10 @@ def die_with_parent(parent: int) -> None:
     killer) leaves the workers waiting on the call queue (seen still alive 30 s later;
     forked, they hold the queue pipe's write end too, so no end-of-file wakes them).  Linux ``prctl(PR_SET_PDEATHSIG)``
     (the signal is sent when the thread that forked the worker ends; the pool's workers
-    are forked by the thread that submits, the main thread for ``simcore run``); a parent
-    that died before this ran is caught by comparing ``getppid``.  Elsewhere a no-op:
+    are forked by the thread that submits, the main thread for ``simcore run``; a fork
+    server's workers by the server, which ends when ``parent`` does); a parent that died
+    before this ran is caught by comparing ``getppid`` (a fork server's worker: by asking
+    whether ``parent`` still runs).  Elsewhere a no-op:
     there the sweep log's lock is still released (:mod:`simcore.resultlog` closes it
     in forked children).
     """
@@ -76,8 +135,18 @@ def die_with_parent(parent: int) -> None:
         libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):  # pragma: no cover - no libc symbol
         return
-    if os.getppid() != parent:  # the parent is already gone
+    if os.getppid() != parent and not _runs(parent):  # the parent is already gone
         os._exit(1)
+
+
+def _runs(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # pragma: no cover - another user's process of that id
+        return True
+    return True
 
 
 def dask_available() -> bool:
@@ -121,8 +190,7 @@ def open_executor(executor: str | None = None, *, workers: int = 1,
             pool.shutdown()
         return
     if name == "process":
-        pool = ProcessPoolExecutor(max_workers=max(1, workers), initializer=die_with_parent,
-                                   initargs=(os.getpid(),))
+        pool = process_pool(workers)
         pool.parallelism = max(1, workers)  # type: ignore[attr-defined]
         try:
             yield pool

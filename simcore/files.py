@@ -8,16 +8,19 @@ the content goes to a temporary file beside the target, is flushed and ``fsync``
 only then renamed over the target, so a crash, a kill or a full disk leaves either the old
 file or the new one, never a torn one.  An ``OSError`` while writing (disk full, read-only
 file system) becomes one :class:`InputError` line naming the file; the temporary file is
-removed.
+removed.  A log worth keeping however the run ends (``--log-calls``) is renamed over its
+target even when the run stops, unless writing the log itself failed.
 
 Before a study starts, :func:`prepare_out_dir` checks its ``--out`` directory: it must be
-a directory that can be created and written, and it must not already hold results unless
-the user asked to overwrite them.
+a directory that can be created and written (a probe file is written and removed, whatever
+happens), and it must not already hold results unless the user asked to
+overwrite them.  The directories a refused check created are removed again.
 """
 
 from __future__ import annotations
 
 import os
+import re
 
 from simcore.errors import InputError
 
@@ -58,49 +61,112 @@ def fsync_dir(path: str) -> None:
         os.close(fd)
 
 
+class _Handle:
+    """The text file an :class:`AtomicFile` writes: an ``OSError`` of its writes is one
+    :class:`InputError` naming the target (remembered, so the AtomicFile knows the error
+    is its own); everything else is the file's."""
+
+    __slots__ = ("_fh", "_path", "failed")
+
+    def __init__(self, fh, path: str):
+        self._fh, self._path, self.failed = fh, path, None
+
+    def _fail(self, exc: OSError) -> InputError:
+        self.failed = _write_error(self._path, exc)
+        return self.failed
+
+    def write(self, text: str) -> int:
+        try:
+            return self._fh.write(text)
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._fh.flush()
+        except OSError as exc:
+            raise self._fail(exc) from None
+
+    def copy_from(self, path: str) -> None:
+        """Write the bytes of the file at ``path`` (first, before any text)."""
+        with open(path, "rb") as src:
+            while True:
+                try:
+                    chunk = src.read(1 << 20)
+                except OSError as exc:
+                    raise InputError(path, "", f"cannot read ({exc.strerror or exc})") from None
+                if not chunk:
+                    return
+                try:
+                    self._fh.flush()
+                    self._fh.buffer.write(chunk)
+                except OSError as exc:
+                    raise self._fail(exc) from None
+
+    def __getattr__(self, name):
+        return getattr(self._fh, name)
+
+
 class AtomicFile:
     """``with AtomicFile(path) as fh: fh.write(...)`` -- a text file that appears at
     ``path`` complete, or not at all.
 
-    On a clean exit the temporary file is flushed, fsync-ed and renamed over ``path``;
-    on an exception it is removed and ``path`` is left as it was.  ``OSError`` is raised
-    as :class:`InputError` naming ``path``.
+    The text goes to ``.NAME.tmp-PID`` beside ``path``.  On a clean exit that file is
+    flushed, fsync-ed and renamed over ``path``; on an exception it is removed and
+    ``path`` is left as it was -- or, with ``keep_on_error`` (a log worth keeping
+    however the run ends), renamed over ``path`` all the same, unless the exception is
+    this file's own write failure.  An ``OSError`` writing this file is one
+    :class:`InputError` naming ``path`` ("nothing was replaced"); any other exception
+    passes through unchanged (an ``OSError`` of another file is that file's, never
+    blamed on this one).
     """
 
-    def __init__(self, path: str, *, newline: str | None = None):
+    def __init__(self, path: str, *, newline: str | None = None, keep_on_error: bool = False):
         self.path = path
         self._tmp = os.path.join(os.path.dirname(os.path.abspath(path)),
                                  f".{os.path.basename(path)}.tmp-{os.getpid()}")
         self._newline = newline
+        self._keep = keep_on_error
         self._fh = None
+        self._handle: _Handle | None = None
 
-    def __enter__(self):
+    @property
+    def temporary(self) -> str:
+        """Where the text is written until it is renamed to ``path``."""
+        return self._tmp
+
+    def __enter__(self) -> _Handle:
         try:
             self._fh = open(self._tmp, "w", encoding="utf-8", newline=self._newline)
         except OSError as exc:
             raise _write_error(self.path, exc) from None
-        return self._fh
+        self._handle = _Handle(self._fh, self.path)
+        return self._handle
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        fh = self._fh
+        own = exc is not None and exc is self._handle.failed
         try:
-            if exc_type is None:
+            if exc_type is None or (self._keep and not own):
                 try:
-                    fh.flush()
-                    os.fsync(fh.fileno())
-                    fh.close()
+                    self._fh.flush()
+                    os.fsync(self._fh.fileno())
+                    self._fh.close()
                     os.replace(self._tmp, self.path)
                 except OSError as err:
                     self._discard()
-                    raise _write_error(self.path, err) from None
+                    if exc_type is None:
+                        raise _write_error(self.path, err) from None
+                    return False  # the body's exception says what stopped the run
                 fsync_dir(self.path)
                 return False
             self._discard()
-            if isinstance(exc, OSError):
-                raise _write_error(self.path, exc) from None
             return False
         finally:
-            self._fh = None
+            self._fh = self._handle = None
 
     def _discard(self) -> None:
         try:
@@ -148,17 +214,28 @@ def prepare_out_dir(out: str, *, kind: str = "run", overwrite: bool = False, res
     base = _first_existing(out)
     if not os.path.isdir(base):
         raise InputError(option, out, f"{base} is a file, not a directory")
+    made = missing_dirs(out)
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as exc:
+        remove_empty_dirs(made)
         raise InputError(option, out, f"cannot create the directory ({exc.strerror or exc})") from None
     probe = os.path.join(out, f".simcore-write-test-{os.getpid()}")
     try:
         with open(probe, "w", encoding="utf-8") as fh:
             fh.write("x")
-        os.unlink(probe)
     except OSError as exc:
-        raise InputError(option, out, f"cannot write in this directory ({exc.strerror or exc})") from None
+        problem = f"cannot write in this directory ({exc.strerror or exc})"
+    else:
+        problem = None
+    finally:
+        try:
+            os.unlink(probe)
+        except OSError:
+            pass
+    if problem:
+        remove_empty_dirs(made)
+        raise InputError(option, out, problem)
     _remove_stale_temporaries(out)
     present = [n for n in RUN_FILES + SWEEP_FILES if os.path.exists(os.path.join(out, n))]
     if not present:
@@ -179,11 +256,32 @@ def prepare_out_dir(out: str, *, kind: str = "run", overwrite: bool = False, res
                      "pass --overwrite to replace them, or choose another --out")
 
 
+def missing_dirs(path: str) -> list[str]:
+    """The directories of ``path`` that do not exist yet, deepest first."""
+    missing = []
+    cur = os.path.abspath(path)
+    while not os.path.lexists(cur):
+        missing.append(cur)
+        parent = os.path.dirname(cur)
+        if parent == cur:
+            break
+        cur = parent
+    return missing
+
+
+def remove_empty_dirs(made: list[str]) -> None:
+    """Remove the directories in ``made`` (deepest first, as :func:`missing_dirs` lists them)
+    that are empty, up to the first that is not: those a run created and left empty."""
+    for path in made:
+        try:
+            os.rmdir(path)
+        except OSError:
+            return
+
+
 def _remove_stale_temporaries(out: str) -> None:
     """Remove the temporary files (``.NAME.tmp-PID``) that a killed run left in ``out``
     (those of a process still running are kept)."""
-    import re
-
     for name in os.listdir(out):
         m = re.fullmatch(r"\..+\.tmp-(\d+)", name)
         if m is None:

@@ -14,6 +14,7 @@ from typing import Any
 
 import attrs
 
+from simcore.files import missing_dirs, remove_empty_dirs
 from simcore.readings import check_reading_accuracy, sweep_readings
 from simcore.runopts import (BACKEND_META, DEFAULT_MAX_FALLBACK_SHARE, DEFAULT_MIN_READING_ACCURACY, SWEEP_META,
                              SWEEP_OPTIONS)
@@ -90,9 +91,11 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     arguments or, when called from a command decorated with ``common_options``, from
     the command line.
 
-    Before any work, ``out`` is checked (:func:`simcore.files.prepare_out_dir`): it must
-    be a writable directory, and one that already holds results is refused unless
-    ``overwrite`` is given (a sweep's own log is continued with ``resume``).
+    Before any work, the options are checked, then ``out`` (:func:`simcore.files.prepare_out_dir`):
+    it must be a writable directory, and one that already holds results is refused unless
+    ``overwrite`` is given (a sweep's own log is continued with ``resume``).  A run that
+    stops -- bad input found later (a role, a file a job reads), a backend that is down, a
+    full disk -- removes the directories it created for ``out`` if they are still empty.
 
     Without ``grid``/``replicates`` this is a plain run: it prints the tables and
     writes ``OUT/metrics.json``, one CSV per table and ``OUT/transcripts.jsonl``
@@ -108,6 +111,18 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     :mod:`simcore.readings`) raises :class:`~simcore.errors.ReadingAccuracyTooLow`.  From
     Python, a threshold not given is not checked.
     """
+    made = missing_dirs(out) if out is not None and str(out).strip() else []
+    try:
+        return _launch(study_path, config, workers=workers, out=out, progress=progress,
+                       max_fallback_share=max_fallback_share, min_reading_accuracy=min_reading_accuracy, **sweep)
+    except BaseException:
+        remove_empty_dirs(made)  # a run stopped by bad input or a fault leaves no empty --out behind
+        raise
+
+
+def _launch(study_path: str, config: Any, *, workers: int, out: str | None, progress: bool | None,
+            max_fallback_share: float | None, min_reading_accuracy: float | None, **sweep: Any) -> Summary:
+    """:func:`launch`, every option checked before ``out`` is prepared."""
     import click
 
     from simcore.errors import InputError, SimcoreError
@@ -169,10 +184,6 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     if opts.get("metrics"):
         raise InputError("--metrics", str(opts["metrics"]), "chooses the metrics a sweep shows; a plain run "
                                                             "shows its tables (--json for data)")
-    if out is not None:
-        from simcore.files import prepare_out_dir
-
-        prepare_out_dir(out, kind="run", overwrite=overwrite)
     limit = _context_max_fallback_share(max_fallback_share)
     min_accuracy = _context_min_reading_accuracy(min_reading_accuracy)
     concurrency, log_calls = _context_transport()
@@ -182,6 +193,14 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
     if log_calls and (workers > 1 or executor not in (None, "auto", "inline") or scheduler):
         raise InputError("--log-calls", log_calls, "sees the calls of this process only; use --concurrency "
                                                    "instead of --workers / another executor")
+    if executor is not None or scheduler:
+        from simcore.executors import check_choice
+
+        check_choice(executor, scheduler)
+    if out is not None:
+        from simcore.files import prepare_out_dir
+
+        prepare_out_dir(out, kind="run", overwrite=overwrite)
     echo = None if as_json else click.echo
     if (executor in (None, "auto") and not scheduler) or concurrency > 1:  # (--concurrency: inline only)
         summary = run_study(study_path, config, workers=workers, out_dir=out, progress=progress, echo=echo,

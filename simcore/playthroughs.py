@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import os
 
+from simcore.files import write_atomic
 from simcore.systems import STUDIES, available
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -55,6 +56,5 @@ def regenerate(*, check: bool = False, directory: str = DEFAULT_DIR) -> list[str
             changed.append(path)
             if not check:
                 os.makedirs(directory, exist_ok=True)
-                with open(path, "w", encoding="utf-8") as fh:
-                    fh.write(text)
+                write_atomic(path, text)
     return changed

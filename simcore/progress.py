@@ -5,7 +5,9 @@ tests stay quiet) and only when standard error is a terminal, unless forced.  Th
 wall clock is used for display only; it never reaches results.
 
 The bar counts jobs; once one is done it shows an estimate of the time left (ETA,
-from the mean time per finished job).  :meth:`Progress.note` redraws it between jobs
+from this run's measured rate: the mean time per finished job so far).  A run inside a
+larger one (a system of the default study) names what comes after it, which this bar
+does not estimate (:data:`AFTER`, read when the bar is made).  :meth:`Progress.note` redraws it between jobs
 with a short status -- the run calls it after every model call (task, latency, parse
 result, calls so far), so a run against a slow model visibly moves.
 
@@ -17,10 +19,16 @@ shows it is alive.
 
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
 import threading
 import time
+from typing import Callable
+
+#: what runs after this bar's run, appended to its line (e.g. the default study's systems
+#: still to start: "then astra, dominance (not started: no estimate)"); empty outside such a run
+AFTER: contextvars.ContextVar[str] = contextvars.ContextVar("simcore_progress_after", default="")
 
 
 def _interval() -> float:
@@ -41,9 +49,13 @@ def _clock(seconds: float) -> str:
 
 class Progress:
     def __init__(self, total: int, label: str = "", *, enabled: bool | None = None,
-                 delay: float = 1.0, stream=None, interval: float | None = None):
+                 delay: float = 1.0, stream=None, interval: float | None = None,
+                 clock: Callable[[], float] = time.monotonic):
         self.total = max(int(total), 1)
         self.label = label
+        self.after = AFTER.get()
+        #: seconds, for display only (a test passes a fake one)
+        self.clock = clock
         self.stream = stream if stream is not None else sys.stderr
         #: plain periodic lines instead of a bar: stderr is no terminal and progress was not refused
         self.plain = False
@@ -56,7 +68,7 @@ class Progress:
         self.delay = delay
         self.done = 0
         self.status = ""
-        self._start = time.monotonic()
+        self._start = clock()
         self._shown = False
         self._last = 0.0
         self._lock = threading.Lock()  # notes come from the threads of a --concurrency run
@@ -73,10 +85,11 @@ class Progress:
             self._draw(final=False)
 
     def eta(self, now: float | None = None) -> float | None:
-        """Seconds left, from the mean time of the finished jobs; None before the first."""
+        """Seconds left at this run's measured rate (the mean time of the jobs finished so
+        far times the jobs left); None before the first job has finished."""
         if not self.done:
             return None
-        elapsed = (time.monotonic() if now is None else now) - self._start
+        elapsed = (self.clock() if now is None else now) - self._start
         return elapsed / self.done * max(self.total - self.done, 0)
 
     def line(self, now: float) -> str:
@@ -84,15 +97,16 @@ class Progress:
         bar = "#" * int(30 * frac)
         eta = self.eta(now)
         tail = f" ETA {_clock(eta)}" if eta is not None and self.done < self.total else ""
+        after = f"; {self.after}" if self.after and self.done < self.total else ""
         status = f"  {self.status}" if self.status else ""
-        return f"{self.label} [{bar:<30}] {self.done}/{self.total} {_clock(now - self._start)}{tail}{status}"
+        return f"{self.label} [{bar:<30}] {self.done}/{self.total} {_clock(now - self._start)}{tail}{after}{status}"
 
     def _draw(self, final: bool) -> None:
         if self.plain:
             self._plain(final)
         if not self.enabled:
             return
-        now = time.monotonic()
+        now = self.clock()
         if now - self._start < self.delay and not final:
             return
         if self._shown and now - self._last < 0.1 and not final:
@@ -103,7 +117,7 @@ class Progress:
         self.stream.flush()
 
     def _plain(self, final: bool) -> None:
-        now = time.monotonic()
+        now = self.clock()
         since = now - (self._start if self._plain_last is None else self._plain_last)
         if since < self.interval and not (final and self._plain_last is not None):
             return

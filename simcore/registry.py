@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import sys
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
@@ -145,6 +146,34 @@ def register(kind: str, id: str, entry_point: Any, kwargs: Mapping[str, Any] | N
 
 def unregister(kind: str, id: str) -> None:
     _specs[kind].pop(id, None)
+
+
+def snapshot() -> list[Spec]:
+    """Every registered spec that another process can rebuild: its entry point a
+    ``"module:attr"`` string, or a callable found again by its module and name (not one
+    defined in a notebook or in the ``__main__`` script) -- for a process that does not
+    inherit this one's memory, a pool worker started by a fork server (:func:`restore`)."""
+    _load_builtins()
+    return [spec for table in _specs.values() for spec in table.values() if _portable(spec.entry_point)]
+
+
+def _portable(entry_point: Any) -> bool:
+    if isinstance(entry_point, str):
+        return True
+    module, name = getattr(entry_point, "__module__", None), getattr(entry_point, "__qualname__", "")
+    if not module or module == "__main__" or "<" in name:  # a lambda or a function's local class
+        return False
+    obj = sys.modules.get(module)
+    for part in name.split("."):
+        obj = getattr(obj, part, None)
+    return obj is entry_point
+
+
+def restore(specs: Sequence[Spec]) -> None:
+    """Register the specs of :func:`snapshot` here, replacing those of the same id."""
+    _load_builtins()
+    for spec in specs:
+        _specs[spec.kind][spec.id] = spec
 
 
 def resolve(kind: str, id: str) -> Spec:

@@ -14,14 +14,15 @@ from __future__ import annotations
 import json
 import os
 import weakref
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from simcore.files import fsync_dir, read_text
 from simcore.errors import InputError
+from simcore.files import fsync_dir, read_text
+from simcore.jsonread import parse
 
 FORMAT = 1
-#: header fields that must match for ``--resume`` to continue a log
-IDENTITY = ("study", "root_seed", "base_config")
+#: header fields that must match for ``--resume`` to continue a log: the sweep it is
+IDENTITY = ("study", "root_seed", "base_config", "grid", "replicates")
 
 
 def dumps(record: Mapping[str, Any]) -> str:
@@ -41,12 +42,15 @@ class ResultLog:
         _OPEN.add(self)
 
     @classmethod
-    def open(cls, path: str, header: Mapping[str, Any], *, resume: bool) -> "ResultLog":
+    def open(cls, path: str, header: Mapping[str, Any], *, resume: bool,
+             same: Callable[[str, Any], Any] | None = None) -> "ResultLog":
         """Create the log, or (with ``resume``) continue an existing one.
 
         An existing non-empty log without ``resume`` is an error (results are never
-        overwritten); so is resuming a log written for another study, root seed or
-        base config.
+        overwritten); so is resuming a log written for another sweep: another study, root
+        seed, base config, grid or replicate count (:data:`IDENTITY`).  ``same(field,
+        value)`` gives the form in which a header field is compared (default: as is; the
+        sweep compares grids by their values, not their texts).
         """
         header = {"type": "sweep", "format": FORMAT, **header}
         exists = os.path.exists(path) and os.path.getsize(path) > 0
@@ -62,11 +66,14 @@ class ResultLog:
         try:
             _drop_torn_tail(path)
             old_header, log.records = read_log(path)
+            form = same or (lambda _key, value: value)
             for key in IDENTITY:
-                if old_header.get(key) != header.get(key):
-                    field, old, new = _first_difference(key, old_header.get(key), header.get(key))
-                    raise InputError(path, field, f"{old!r} in the log, {new!r} now; resume with the same "
-                                     "study options and --seed, or choose another --out")
+                old, new = form(key, old_header.get(key, _MISSING)), form(key, header.get(key, _MISSING))
+                if old != new:
+                    field, old, new = _first_difference(key, old, new)
+                    raise InputError(path, field, f"{old!r} in the log, {new!r} now: another sweep; resume with "
+                                     "the same --seed, --grid, --replicates and study options, or choose another "
+                                     "--out (or --overwrite)")
         except BaseException:
             log.close()
             raise
@@ -206,10 +213,7 @@ def read_log(path: str) -> tuple[dict, dict[str, dict]]:
     for lineno, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(path, f"line {lineno}", f"not valid JSON ({exc.msg})") from None
+        row = parse(line, path, f"line {lineno}")
         if not isinstance(row, dict):
             raise InputError(path, f"line {lineno}", "expected a JSON object")
         if header is None:

@@ -14,6 +14,8 @@ from typing import Sequence
 
 import attrs
 
+from simcore.files import write_atomic
+
 #: policy modules that export RULES, by system
 MODULES = {"mind": ("policies.mind", "policies.mad"), "astra": ("policies.astra_modules",),
            "dominance": ("policies.dominance_rules",), "scorable": ("policies.scorable",)}
@@ -115,8 +117,7 @@ def main() -> None:  # python -m simcore.rules: rewrite the generated tables in 
             text = fh.read()
         for name in names:
             text = render_into(text, name)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_atomic(path, text)
         print(f"wrote {path}")
 
 

@@ -7,12 +7,11 @@ worker count or the order in which workers finish.
 from __future__ import annotations
 
 from collections import deque
-import os
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any, Callable, Sequence
 
 from simcore.errors import BackendFatal
-from simcore.executors import die_with_parent, stop_workers
+from simcore.executors import process_pool, stop_workers
 from simcore.progress import Progress
 
 #: jobs in flight per worker: enough to keep every worker busy, few enough that
@@ -48,8 +47,7 @@ def map_ordered(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int 
         own = executor is None
         # workers die with this process (SIGKILL / SIGTERM to a plain run's main process left
         # them running, holding the caller's stdout open: issue 19 item 2)
-        pool = executor or ProcessPoolExecutor(max_workers=workers, initializer=die_with_parent,
-                                               initargs=(os.getpid(),))
+        pool = executor or process_pool(workers)
         window = max(2, WINDOW_PER_WORKER * max(1, int(getattr(pool, "parallelism", workers))))
         try:
             pending: deque = deque()

@@ -10,7 +10,9 @@ A seat takes
   ``rng``, ``client``, ``system``, ``setup`` the whole setup) and the system's own names
   for them (``aliases``: ASTRA's ``domain`` and ``values``, say);
 * a factory function -- called the same way;
-* an instance -- used as it is.
+* an instance -- used as it is;
+* a NegMAS negotiator (an ``SAONegotiator`` class, instance or import path) -- seated through
+  :mod:`simcore.bridges.negmas` (an optional extra, imported only then), in ASTRA's game.
 
 Whatever it is, the agent's ``reset(setup)`` is called when it has one, and it must have
 ``act(observation)``, or be an object the system's ``adapt`` accepts (a structured policy
@@ -26,30 +28,23 @@ from typing import Any, Callable, Mapping, Optional
 
 import attrs
 
+from simcore.argcheck import load_ref
 from simcore.contract import SeatSetup
 from simcore.errors import InputError, UnknownIdError
 from simcore.registry import Spec, is_builtin, registered, resolve
 
 #: the SeatSetup fields a user's class may name in its __init__
 SETUP_FIELDS = ("system", "seat", "scenario", "private", "rng", "client")
+#: the module that seats a NegMAS negotiator (the optional extra; imported only for one)
+NEGMAS_BRIDGE = "simcore.bridges.negmas"
 
 
-def load_ref(ref: str, name: str) -> Any:
-    """The object a ``"package.module:attr"`` reference names."""
-    module, sep, attr = str(ref).partition(":")
-    if not sep or not module or not attr:
-        raise InputError(name, ref, "expected package.module:attribute")
-    try:
-        obj = importlib.import_module(module)
-        for part in attr.split("."):
-            obj = getattr(obj, part)
-    except ImportError as exc:
-        raise InputError(name, ref, f"cannot import {module!r} ({exc})") from None
-    except AttributeError:
-        raise InputError(name, ref, f"{module!r} has no attribute {attr!r}") from None
-    except Exception as exc:  # the user's module raised while importing: its fault, one line
-        raise InputError(name, ref, f"importing {module!r} raised {type(exc).__name__}: {exc}") from None
-    return obj
+def is_negmas(obj: Any) -> bool:
+    """Whether ``obj`` is a NegMAS negotiator class or instance, told by its classes' modules
+    (without importing NegMAS)."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    return any(getattr(c, "__module__", "").split(".")[0] == "negmas" and c.__name__.endswith("Negotiator")
+               for c in getattr(cls, "__mro__", ()))
 
 
 def policy_spec(value: str, name: str, system: str, role: Optional[str] = None) -> Spec:
@@ -124,8 +119,11 @@ def seat(value: Any, setup: SeatSetup, *, name: str, builtin: Callable[[Optional
             agent = build(spec.load(), setup, {**aliases, **spec.kwargs}, name)
     else:
         obj = load_ref(value, name) if isinstance(value, str) else value
-        made = isinstance(obj, type) or (callable(obj) and not callable(getattr(obj, "act", None)))
-        agent = build(obj, setup, aliases, name) if made else obj
+        if is_negmas(obj):  # (NegMAS is imported already: obj is one of its negotiators)
+            agent = importlib.import_module(NEGMAS_BRIDGE).seat_agent(obj, setup, aliases)
+        else:
+            made = isinstance(obj, type) or (callable(obj) and not callable(getattr(obj, "act", None)))
+            agent = build(obj, setup, aliases, name) if made else obj
     if user:
         if not callable(getattr(agent, "act", None)):
             adapted = adapt(agent, setup) if adapt is not None else None

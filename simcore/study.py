@@ -9,12 +9,15 @@ not depend on the worker count.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import attrs
 
+from mockllm.cassette import RunCassette
+from simcore.executors import start_method
 from simcore.files import AtomicFile, write_atomic
 from simcore.readings import readings_line
 from simcore.runner import map_ordered
@@ -220,9 +223,13 @@ def run_study(study_path: str, config: Any, *, workers: int = 1, out_dir: str | 
     at once in threads of this process (each job builds its own backend and client;
     the outputs are taken in job order, so every file is byte-identical to a
     sequential run's): for a backend that waits on a server.  A recorded cassette is
-    written job by job in job order, whatever runs the jobs.  ``log_calls`` names a
-    file that gets one JSON line per model call (see :mod:`simcore.callwatch`); the
-    progress bar notes every model call made in this process."""
+    written job by job in job order, whatever runs the jobs, and appears when the run
+    finishes (:class:`mockllm.cassette.RunCassette`: a run that stops leaves the cassette
+    as it was).  ``log_calls`` names a file that gets one JSON line per model call (see
+    :mod:`simcore.callwatch`), written beside it as ``.NAME.tmp-PID`` while the run runs
+    and renamed to NAME when it ends, however it ends; the progress bar notes every model
+    call made in this process.  A file that cannot be written stops the run with one
+    :class:`~simcore.errors.InputError` naming it."""
     import contextlib
     import importlib
     import sys
@@ -244,7 +251,11 @@ def run_study(study_path: str, config: Any, *, workers: int = 1, out_dir: str | 
     if pool:
         _warm_for_fork()
     with contextlib.ExitStack() as stack:
-        log = stack.enter_context(open(log_calls, "w", encoding="utf-8")) if log_calls else None
+        # the call log is kept however the run ends (it tells why a run stopped); the
+        # cassette appears only when the run finishes (a stopped run's would replay part of it)
+        log = stack.enter_context(AtomicFile(log_calls, keep_on_error=True)) if log_calls else None
+        if recording:
+            stack.enter_context(RunCassette(config.record))
         watch = CallWatch(bar if bar.enabled else None, log)
         if bar.enabled or log is not None:
             stack.enter_context(calllog.observing(watch))
@@ -300,20 +311,11 @@ class _TranscriptStream:
 
 def _warm_for_fork() -> None:
     """Before a process pool forks its workers, import here what every job imports first
-    (the registry's systems, the task modules, the backends): forked workers then start
-    with it instead of each importing it again (issue 21: about 0.3 s of CPU per worker,
-    which a one-worker run spends once).  Nothing is gained where workers are spawned."""
-    import multiprocessing
-
-    method = multiprocessing.get_start_method(allow_none=True) or multiprocessing.get_all_start_methods()[0]
-    if method != "fork":
-        return
-    import simcore.backends  # noqa: F401
-    from mockllm.tasks import all_tasks
-    from simcore.registry import registered
-
-    registered("policy")  # (loads every built-in system's registry)
-    all_tasks()
+    (:mod:`simcore.jobimports`): forked workers then start with it instead of each importing
+    it again (about 0.3 s of CPU per worker, which a one-worker run spends once).  Nothing
+    is gained where workers are not forked from this process (a fork server preloads it)."""
+    if start_method() == "fork":
+        importlib.import_module("simcore.jobimports")
 
 
 def dumps_metrics(metrics: Mapping[str, Any]) -> str:

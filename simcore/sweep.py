@@ -26,9 +26,12 @@ the sweep was interrupted -- and written as ``sweep.json``, ``sweep_summary.csv`
 (mean and 95% confidence interval per grid point and metric), ``sweep_runs.csv`` and
 ``sweep_failures.csv``.
 
-The interval is Student's t over the replicates of a grid point:
-``mean +- t(0.975, n-1) * s / sqrt(n)`` with ``s`` the sample standard deviation;
-it is left empty when fewer than two replicates succeeded.
+The interval of a share the study names in ``sweep_shares`` (with the metric counting its
+trials; :mod:`simcore.metrics.proportions`) is Wilson's score interval over the grid point's
+replicates pooled: the successes ``round(share * trials)`` and the trials summed over its
+runs, so it stays inside [0, 1].  Any other metric's is Student's t over the replicates:
+``mean +- t(0.975, n-1) * s / sqrt(n)`` with ``s`` the sample standard deviation, left
+empty when fewer than two replicates succeeded.
 """
 
 from __future__ import annotations
@@ -50,17 +53,19 @@ import click
 import numpy as np
 
 from simcore.errors import BackendFatal, InputError, SimcoreError
+from simcore.metrics.proportions import COMMON_SHARES, pooled_wilson95, trials_metric
 from simcore.progress import Progress
 from simcore.resultlog import ResultLog, dumps, read_log
 from simcore.seeding import derive
 from simcore.study import Job, JobOutput, Summary, _Call
+from simcore.systems import STUDIES, system_of_study
 from simcore.tables import Table
 from simcore.transcript import _jsonable
 
 LOG_NAME = "sweep.jsonl"
 DEFAULT_REPLICATES = 5
-INTERVAL = ("95% CI: Student t over replicate seeds, mean +- t(0.975, n-1)*s/sqrt(n); "
-            "'-' when fewer than 2 runs succeeded")
+INTERVAL = ("95% CI: a share, Wilson score interval over the replicates' pooled trials; any other metric, "
+            "Student t over replicate seeds, mean +- t(0.975, n-1)*s/sqrt(n), '-' when fewer than 2 runs succeeded")
 
 
 class RunsFailed(click.ClickException):
@@ -538,8 +543,11 @@ def run_metrics(rec: Mapping[str, Any], skip: frozenset = frozenset()) -> list[t
 
 
 def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[RunSpec],
-                  axes: Sequence[Axis], records: Mapping[str, Mapping[str, Any]]) -> Summary:
-    """The sweep's tables and metrics from the log records of the planned runs."""
+                  axes: Sequence[Axis], records: Mapping[str, Mapping[str, Any]],
+                  shares: Mapping[str, str] = COMMON_SHARES) -> Summary:
+    """The sweep's tables and metrics from the log records of the planned runs; ``shares``
+    names the metrics that are shares and what counts their trials (a study's
+    ``sweep_shares``)."""
     keys = [a.key for a in axes]
     skip = frozenset(header.get("base_config") or ())
     by_point: dict[tuple, list[RunSpec]] = {}
@@ -556,6 +564,7 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
     n_ok = n_failed = n_missing = 0
     for texts, point_runs in by_point.items():
         values: dict[str, list[float]] = {n: [] for n in names}
+        got_ok: list[dict[str, float]] = []
         ok = failed = 0
         for run in point_runs:
             rec = records.get(run.id)
@@ -567,6 +576,7 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
             if rec["status"] == "ok":
                 ok += 1
                 got = dict(run_metrics(rec, skip))
+                got_ok.append(got)
                 for name, v in got.items():
                     values[name].append(v)
                 run_rows.append(base + ["ok"] + [got.get(n) for n in names])
@@ -581,6 +591,10 @@ def build_summary(study_name: str, header: Mapping[str, Any], runs: Sequence[Run
             n, mean, sd, lo, hi = mean_ci(values[name])
             if n == 0:
                 continue
+            trials = trials_metric(name, shares)
+            counted = [(g[name], g[trials]) for g in got_ok if name in g and trials in g] if trials else []
+            if trials and len(counted) == n:
+                lo, hi = pooled_wilson95([c[0] for c in counted], [c[1] for c in counted]) or (None, None)
             stats[name] = {"n": n, "mean": mean, "sd": sd, "ci95_low": lo, "ci95_high": hi}
             summary_rows.append([*texts, name, n, mean, lo, hi])
         points_json.append({"point": dict(point_runs[0].point), "runs": len(point_runs), "ok": ok, "failed": failed, "metrics": stats})
@@ -616,6 +630,31 @@ def chosen_metrics(names: Sequence[str], patterns: Sequence[str]) -> list[str]:
     return [n for n in names if any(fnmatch.fnmatchcase(n, p) for p in patterns)]
 
 
+def metric_names(summary: Summary) -> list[str]:
+    """Every metric a sweep summarised (those of at least one successful run), in order."""
+    names: list[str] = []
+    for p in summary.metrics["points"]:
+        names.extend(n for n in p["metrics"] if n not in names)
+    return names
+
+
+def check_metrics(names: Sequence[str], patterns: Sequence[str], where: str) -> None:
+    """One :class:`InputError` naming the first of ``patterns`` that matches none of
+    ``names`` (``all`` matches every one), with the valid names."""
+    import fnmatch
+
+    for pattern in patterns:
+        if pattern == "all" or any(fnmatch.fnmatchcase(n, pattern) for n in names):
+            continue
+        shown = ", ".join(names[:MAX_NAMED]) + (f", ... ({len(names)} in all)" if len(names) > MAX_NAMED else "")
+        raise InputError("--metrics", pattern, f"matches no metric of this sweep; valid: {shown} (fnmatch "
+                                               f"patterns, or 'all'); the results are written in {where}")
+
+
+#: how many metric names a refused --metrics lists
+MAX_NAMED = 25
+
+
 def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6,
              metrics: Sequence[str] = ()) -> Table:
     """What the terminal shows: one row per metric -- those matching ``metrics`` (the
@@ -624,9 +663,7 @@ def overview(summary: Summary, axes: Sequence[Axis], max_points: int = 6,
     precision).  With more than ``max_points`` points it is the long ``sweep_summary`` table
     of those metrics."""
     points = summary.metrics["points"]
-    names: list[str] = []
-    for p in points:
-        names.extend(n for n in p["metrics"] if n not in names)
+    names = metric_names(summary)
     shown = chosen_metrics(names, metrics)
     more = len(names) - len(shown)
     tail = (f"{more} more metric(s) in sweep_summary.csv (--metrics all shows them)" if more else "")
@@ -690,7 +727,7 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
     header = {"study": study_path, "root_seed": int(base.seed),
               "base_config": json.loads(json.dumps(_jsonable(attrs.asdict(base, recurse=False)), default=repr)),
               "grid": {a.key: list(a.texts) for a in axes}, "replicates": int(replicates)}
-    with ResultLog.open(path, header, resume=resume) as log:
+    with ResultLog.open(path, header, resume=resume, same=lambda key, value: _same_form(base, key, value)) as log:
         todo = [r for r in runs if log.records.get(r.id, {}).get("status") != "ok"]
         skipped = len(runs) - len(todo)
         if skipped:
@@ -716,8 +753,12 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
                 raise
             bar.close()
     log_header, records = read_log(path)
-    summary = build_summary(study.name, log_header, runs, axes, records)
+    summary = build_summary(study.name, log_header, runs, axes, records,
+                            {**COMMON_SHARES, **getattr(study, "sweep_shares", {})})
     write_summary(out, summary, "sweep.json")
+    names = metric_names(summary)
+    if metrics and names:  # (known only now: a study's metrics are what its runs report)
+        check_metrics(names, metrics, out)
     if echo is not None:
         shown = list(metrics) if metrics else list(getattr(study, "sweep_headline", ()))
         echo(overview(summary, axes, metrics=shown).render())
@@ -729,6 +770,27 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
         echo(f"{m['runs']} run(s): {m['ok']} ok, {m['failed']} failed; log {path}; "
              f"wrote sweep.json, sweep_summary.csv, sweep_runs.csv, sweep_failures.csv in {out}")
     return summary
+
+
+def _same_form(base: Any, key: str, value: Any) -> Any:
+    """How ``--resume`` compares a log header's field with this sweep's: a grid by the
+    values of each axis, as a set (``0.10`` and ``0.1`` are one value; the order of the
+    axes and of their values only orders the tables); the study by the module that holds it
+    now (sweeps written by simcore 0.1 name ``simcore.studies.<system>:STUDY``); anything else
+    as it is."""
+    if key == "study" and isinstance(value, str):
+        system = system_of_study(value)
+        return f"{STUDIES[system]}:{value.partition(':')[2]}" if system is not None else value
+    if key != "grid" or not isinstance(value, Mapping):
+        return value
+    out = {}
+    for axis, texts in value.items():
+        try:
+            values = parse_grid(base, [f"{axis}={','.join(map(str, texts))}"])[0].values
+            out[axis] = sorted((_jsonable(v) for v in values), key=_canon)
+        except (SimcoreError, TypeError, ValueError):  # a text the parser cannot read: compared as written
+            out[axis] = sorted(map(str, texts)) if isinstance(texts, list) else texts
+    return out
 
 
 def sweep_requested(grid: Any, replicates: Any, resume: Any) -> bool:

@@ -17,7 +17,8 @@ import attrs
 
 from mockllm.jsontext import dumps_compact
 from simcore.errors import InputError
-from simcore.textsafe import lone_surrogate, visible
+from simcore.jsonread import parse
+from simcore.textsafe import visible
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
@@ -114,17 +115,9 @@ class Event:
 
     @classmethod
     def from_json(cls, line: str, source: str = "<transcript>", lineno: int = 0) -> "Event":
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(source, f"line {lineno}", f"not valid JSON ({exc.msg})") from None
-        except RecursionError:
-            raise InputError(source, f"line {lineno}", "nested too deeply") from None
+        data = parse(line, source, f"line {lineno}")
         if not isinstance(data, dict):
             raise InputError(source, f"line {lineno}", "expected a JSON object")
-        lone = lone_surrogate(line, data)
-        if lone is not None:
-            raise InputError(source, f"line {lineno}", f"holds a lone surrogate ({lone}): not Unicode text")
         names = {a.name for a in attrs.fields(cls)}
         missing = {"run", "seq", "speaker", "phase"} - set(data)
         if missing:

@@ -7,7 +7,9 @@ its answers: every answer carries the header's value, and one first try in three
 nothing but that echo (refused, so the repair prompt quotes it back).  ``answer(text,
 body)`` rewrites each answer (``body``: the request); the response is JSON as Python
 writes it, so a lone surrogate in the text goes out as the escape ``"\\ud800"``.  With
-``finish_reason`` every answer says it (``"length"``: cut off at its token budget)."""
+``finish_reason`` every answer says it (``"length"``: cut off at its token budget).  With
+``fail_after=N`` it answers the first N chat requests and then fails every one with HTTP
+500 (a server that went down mid-run)."""
 
 from __future__ import annotations
 
@@ -27,7 +29,7 @@ def _completion(content: str, finish_reason: str | None = None) -> bytes:
 
 class FakeOpenAI:
     def __init__(self, models=("fake-model",), *, echo_key: bool = False, models_status: int = 200,
-                 answer=None, finish_reason: str | None = None):
+                 answer=None, finish_reason: str | None = None, port: int = 0, fail_after: int | None = None):
         from mockllm.backend import Message
         from mockllm.mock import MockBackend
         from simcore.errors import UnrecognisedPrompt
@@ -62,6 +64,9 @@ class FakeOpenAI:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
                 with fake.lock:
                     fake.posts.append({"headers": dict(self.headers), "body": body})
+                    down = fail_after is not None and len(fake.posts) > fail_after
+                if down:  # a server that went down: every later request fails
+                    return self._send(500, b'{"error": {"message": "down"}}')
                 msgs = [Message(m["role"], m["content"]) for m in body["messages"]]
                 try:
                     answer = MockBackend().chat(msgs, temperature=body["temperature"], seed=body.get("seed"))
@@ -80,7 +85,7 @@ class FakeOpenAI:
             def log_message(self, *args):
                 pass
 
-        self.local = LocalServer(Handler)
+        self.local = LocalServer(Handler, port=port)
         self.url = self.local.url
 
     def close(self) -> None:

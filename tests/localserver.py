@@ -27,11 +27,11 @@ def send_body(handler, data: bytes, status: int = 200, content_type: str = "appl
 
 
 class LocalServer:
-    """Serves ``handler`` on a free port of 127.0.0.1 in a daemon thread; ``url`` is the
-    base URL a backend is given (``path`` appended)."""
+    """Serves ``handler`` on ``port`` (by default a free one) of 127.0.0.1 in a daemon thread;
+    ``url`` is the base URL a backend is given (``path`` appended)."""
 
-    def __init__(self, handler, path: str = "/v1"):
-        self.server = _Server(("127.0.0.1", 0), handler)
+    def __init__(self, handler, path: str = "/v1", port: int = 0):
+        self.server = _Server(("127.0.0.1", port), handler)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}{path}"
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05},
                                        daemon=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+import time
 
 import pytest
 
@@ -29,3 +31,21 @@ def test_example_runs(k, capsys):
 def test_env_example_runs(k, capsys):
     exec(compile(ENV_BLOCKS[k], f"docs/env.md:block{k}", "exec"), {"__name__": f"env_doc_{k}"})
     assert capsys.readouterr().out
+
+
+PROPERTY_BLOCKS = [(name, block) for name, blocks in (("api.md", BLOCKS), ("env.md", ENV_BLOCKS))
+                   for block in blocks if "@given" in block]
+
+
+@pytest.mark.parametrize("name, block", PROPERTY_BLOCKS)
+def test_property_examples_pass_whatever_the_machines_speed(name, block, monkeypatch):
+    """A docs property test must not depend on how fast the machine is (a loaded CI runner
+    failed hypothesis's "too slow" health check): here every clock reading hypothesis takes is
+    one second after the last, so every example takes a second to draw and to run."""
+    clock = itertools.count(step=1.0)
+    monkeypatch.setattr(time, "perf_counter", lambda: next(clock))
+    exec(compile(block, f"{DOCS}/{name}:property example", "exec"), {"__name__": "docs_property_example"})
+
+
+def test_the_docs_have_a_property_example():
+    assert PROPERTY_BLOCKS

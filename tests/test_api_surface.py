@@ -37,13 +37,13 @@ def test_a_bad_argument_is_one_error_naming_it(call, argument, says):
 
 def test_the_protocol_functions_check_their_arguments_too():
     from scenarios.scorable import load_game
-    from simcore.protocols.scorable import play_session
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.match import play_group
+    from simcore.systems.scorable.match import start
 
     game = load_game("harbour-sport-park-v1")
     with pytest.raises(InputError, match="method: 'proposed'"):  # was a bare KeyError
-        play_session(game, "proposed", np.random.SeedSequence(0))
-    assert play_session(game, "base-om-p1", 5).record["method"] == "base-om-p1"  # an int seed is accepted
+        start(game, "proposed", np.random.SeedSequence(0)).run()
+    assert start(game, "base-om-p1", 5).run().record["method"] == "base-om-p1"  # an int seed is accepted
     out = simcore.mind_group(seed=1)
     group_size = len(out.items[0].values)
     from mockllm import ModelClient
@@ -54,9 +54,9 @@ def test_the_protocol_functions_check_their_arguments_too():
     client, rng = ModelClient(simcore.make("backend", "mock-v1")), np.random.default_rng(0)
     for bad in ([7] * len(group.items), [-1] * len(group.items)):  # was an IndexError / silently accepted
         with pytest.raises(InputError, match="proposers"):
-            negotiate_group(group, simcore.make("policy", "mind-v2"), bad, client, rng, "mind/t")
+            play_group(group, simcore.make("policy", "mind-v2"), bad, client, rng, "mind/t")
     # a registered id where a policy object goes: accepted (was an AttributeError)
-    assert negotiate_group(group, "mind-v2", [0] * len(group.items), client, rng, "mind/t").items
+    assert play_group(group, "mind-v2", [0] * len(group.items), client, rng, "mind/t").items
 
 
 def test_the_registry_makes_protocols_and_studies():
@@ -135,9 +135,10 @@ def plugin_path(tmp_path_factory):
 def _run(plugin_path, tmp_path, *args):
     import os
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_path), os.getcwd()])}
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(plugin_path), root])}
     return subprocess.run([sys.executable, "-m", "simcore", "run", *args, "--no-progress",
-                           "--out", str(tmp_path)], capture_output=True, text=True, env=env)
+                           "--out", str(tmp_path)], capture_output=True, text=True, env=env, cwd=os.path.dirname(tmp_path))
 
 
 def test_an_installed_package_plays_astra_and_mind_through_simcore_run(plugin_path, tmp_path):

@@ -194,6 +194,37 @@ def test_pulp_infeasible_is_none():
     assert PULP.solve(space, 0.5, 5, 10, 5) is None
 
 
+ENGINES = [ExactSolver(), PulpSolver(engine="highs"),
+           pytest.param(PulpSolver(engine="cbc"), marks=CBC_ONLY, id="cbc")]
+
+
+@pytest.mark.parametrize("solver", ENGINES, ids=["exact", "highs", "cbc"])
+def test_every_engine_says_none_on_an_infeasible_integer_problem(solver):
+    """Agent weights (0, 4, 0), lambda 0.3, bound 10.8: 4 x1 must lie in [10, 10.8] -- the
+    relaxation is feasible, the integer problem is not.  CBC 2.10 (preprocessing off) dies
+    there with a segmentation fault, which PuLP raises as PulpSolverError."""
+    from scenarios.bilateral import Valuation
+
+    own = Valuation(weights=(0.0, 4.0, 0.0), factors=((), (), ()))
+    assert solver.solve(Space.build(CASINO, own, CASINO.agent), 0.3, 10.8, 10, 5) is None
+
+
+@pytest.mark.parametrize("solver", ENGINES[1:], ids=["highs", "cbc"])
+def test_every_engine_agrees_with_exact_where_only_the_relaxation_is_feasible(solver):
+    """One agent weight w on one issue, bounds between multiples of w: 36 problems, most of
+    them infeasible (27; CBC dies on 18), the others feasible."""
+    from scenarios.bilateral import Valuation
+
+    for w, pos, bound in itertools.product((4.0, 6.0), range(3), (10.5, 10.8, 13.9)):
+        own = Valuation(weights=tuple(w if k == pos else 0.0 for k in range(3)), factors=((), (), ()))
+        for partner in (CASINO.agent, own):
+            space = Space.build(CASINO, own, partner)
+            a, b = EXACT.solve(space, 0.3, bound, 10, 5), solver.solve(space, 0.3, bound, 10, 5)
+            assert (a is None) == (b is None), (own.weights, partner.weights, bound)
+            if a is not None:
+                assert a.outcome == b.outcome
+
+
 def test_unknown_pulp_engine_is_refused():
     with pytest.raises(ValueError, match="unknown pulp engine"):
         PulpSolver(engine="glpk")

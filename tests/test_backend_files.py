@@ -77,6 +77,23 @@ def test_a_header_that_is_not_an_object_and_an_empty_header(cassette, tmp_path, 
     assert code == 0, err
 
 
+@pytest.mark.parametrize("system, args", [("astra", RUN[2:]), ("mind", ["--groups", "2"]),
+                                          ("scorable", ["--trials", "1"]), ("dominance", ["--dialogues", "1"])])
+@pytest.mark.parametrize("kind", ["empty", "headerless", "header-only"])
+def test_an_empty_or_headerless_cassette_is_refused_before_any_work(cassette, system, args, kind, tmp_path, capsys):
+    """Not at the first request (a BackendFatal, exit 3) but up front: one line, exit 2."""
+    lines = cassette.read_text().splitlines(True)
+    text = {"empty": "", "headerless": "".join(lines[1:]), "header-only": lines[0]}[kind]
+    bad = tmp_path / f"{kind}.jsonl"
+    bad.write_text(text)
+    out = tmp_path / "o"
+    for extra in ([], ["--replay-misses", "fallback"]):
+        code, stdout, err = simcore(capsys, "run", system, *args, "--out", str(out), "--replay", str(bad), *extra)
+        line = one_line(err)
+        assert code == 2 and stdout == "" and line.startswith(f"simcore: error: {bad}: "), line
+        assert not out.exists()
+
+
 def test_a_good_header_still_replays(cassette, tmp_path, capsys):
     code, _, err = simcore(capsys, *RUN, "--out", str(tmp_path / "o"), "--replay", str(cassette))
     assert code == 0, err

@@ -123,7 +123,7 @@ def test_options_before_the_system_name_are_honoured(tmp_path):
     results go to X/mind, as the group's --out help says."""
     proc = subprocess.run([sys.executable, "-m", "simcore.cli", "run", "--seed", "5", "--out",
                            str(tmp_path / "X"), "mind", "--groups", "2", "--variants", "mind"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120,
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
                           env={**os.environ, "PYTHONPATH": ROOT})
     assert proc.returncode == 0, proc.stderr
     metrics = json.loads((tmp_path / "X" / "mind" / "metrics.json").read_text())
@@ -199,7 +199,7 @@ def two_seed_transcript(tmp_path_factory):
     out = tmp_path_factory.mktemp("show") / "o"
     proc = subprocess.run([sys.executable, "-m", "simcore.cli", "run", "mind", "--groups", "8", "--seeds", "2",
                            "--variants", "mind,base", "--out", str(out)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300,
+                          capture_output=True, text=True, cwd=out.parent, timeout=300,
                           env={**os.environ, "PYTHONPATH": ROOT})
     assert proc.returncode == 0, proc.stderr
     return out / "transcripts.jsonl"

@@ -95,18 +95,22 @@ def test_replay_of_an_unrecorded_request_is_a_clear_error(tmp_path):
         replay.chat(msgs, seed=1, temperature=0.5)
 
 
+#: a cassette holding one exchange no test asks for
+UNRELATED = '{"cassette": {}}\n{"key": "another request", "response": "x"}\n'
+
+
 def test_a_replay_miss_is_never_a_silent_fallback(tmp_path):
     """The miss stops the caller even when it gives a fallback (it is not a BackendError)."""
-    path = tmp_path / "empty.jsonl"
-    path.write_text("")
+    path = tmp_path / "other.jsonl"
+    path.write_text(UNRELATED)
     client = ModelClient(ReplayBackend(str(path)))
-    with pytest.raises(BackendFatal, match=r"empty.jsonl: no recorded response .*'TASK: word'"):
+    with pytest.raises(BackendFatal, match=r"other.jsonl: no recorded response .*'TASK: word'"):
         client.ask(WordTask(), np.random.default_rng(0), fallback=lambda: "rule", topic="x")
 
 
 def test_replay_misses_may_be_asked_to_fall_back(tmp_path):
-    path = tmp_path / "empty.jsonl"
-    path.write_text("")
+    path = tmp_path / "other.jsonl"
+    path.write_text(UNRELATED)
     client = ModelClient(ReplayBackend(str(path), misses="fallback"))
     assert client.ask(WordTask(), np.random.default_rng(0), fallback=lambda: "rule", topic="x") == "rule"
     assert client.stats.backend_errors == 1
@@ -126,12 +130,14 @@ def test_a_fatal_failure_is_not_recorded(tmp_path):
 
 
 @pytest.mark.parametrize("content, field", [
+    (b'{"cassette": {}}\n{not json}\n', "line 2"),
+    (b'{"cassette": {}}\n\n{"key": "k"}\n', "line 3"),
+    (b'{"cassette": {}}\n{"key": "k", "response": 7}\n', "line 2"),
+    (b'{"cassette": {}}\n{"key": ["k"], "response": "x"}\n', "line 2"),
+    (b'{"cassette": {}}\n[1, 2]\n', "line 2"),
+    (b'{"cassette": {}}\n{"key": "k", "response": "\xff"}\n', ""),
     (b"{not json}\n", "line 1"),
-    (b'\n{"key": "k"}\n', "line 2"),
-    (b'{"key": "k", "response": 7}\n', "line 1"),
-    (b'{"key": ["k"], "response": "x"}\n', "line 1"),
     (b"[1, 2]\n", "line 1"),
-    (b'{"key": "k", "response": "\xff"}\n', ""),
 ])
 def test_a_malformed_cassette_names_file_and_line(tmp_path, content, field):
     path = tmp_path / "bad.jsonl"
@@ -139,6 +145,21 @@ def test_a_malformed_cassette_names_file_and_line(tmp_path, content, field):
     with pytest.raises(InputError) as info:
         ReplayBackend(str(path))
     assert info.value.source == str(path) and info.value.field == field
+
+
+@pytest.mark.parametrize("content, problem", [
+    (b"", "is empty"),
+    (b"\n\n", "is empty"),
+    (b'{"key": "k", "response": "x"}\n', "line 1: not a cassette header"),
+    (b'\n{"cassette": {}}\n{"key": "k", "response": "x"}\n', "line 1: not a cassette header"),
+    (b'{"cassette": {"backend": "mock-v1"}}\n', "holds no exchange"),
+    (b'{"cassette": {}}\n\n', "holds no exchange"),
+])
+def test_an_empty_or_headerless_cassette_is_refused_before_any_request(tmp_path, content, problem):
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=f"^{path}: {problem}"):
+        ReplayBackend(str(path))
 
 
 def test_a_missing_cassette_is_an_input_error(tmp_path):

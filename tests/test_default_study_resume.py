@@ -8,22 +8,25 @@ import importlib
 import json
 import os
 
-
+from simcore.default_study import after_note
+from simcore.progress import AFTER
 from tests.clirun import simcore as run_simcore
 
 NAMES = ("mind", "scorable", "astra", "dominance")
 
 
-def _fake_studies(monkeypatch, calls, interrupt_at=None):
+def _fake_studies(monkeypatch, calls, interrupt_at=None, afters=None):
     """Each system's run_default writes a metrics.json (a stand-in for its study, which
     takes minutes); the one named ``interrupt_at`` is stopped by Ctrl-C halfway."""
     from simcore import systems as studies
 
+    afters = [] if afters is None else afters
     for name in NAMES:
         module = importlib.import_module(studies.STUDIES[name])
 
         def run_default(seed=0, workers=1, out=None, progress=None, _name=name):
             calls.append(_name)
+            afters.append(AFTER.get())
             os.makedirs(out, exist_ok=True)
             if _name == interrupt_at:
                 open(os.path.join(out, "transcripts.jsonl.tmp-1"), "w").close()
@@ -81,12 +84,28 @@ def test_resume_refuses_another_seed_or_a_plain_runs_results(tmp_path, monkeypat
     assert code == 2 and "not of an interrupted default study" in text and calls == []
 
 
-def test_the_overall_line_says_which_system_k_of_n_and_the_time_left():
-    from simcore.default_study import overall_line
+def test_the_overall_line_says_which_system_k_of_n_and_guesses_no_time_for_systems_not_started():
+    """Nothing about a system has been measured before it runs: the line names the systems not
+    started and estimates no time for them (a fixed share of each system said "about 2m37s
+    left" when 9m40s remained)."""
+    from simcore.default_study import after_note, overall_line
 
     line = overall_line(["mind", "scorable", "astra", "dominance"], ["mind"], 20.0)
-    assert line.startswith("default study: 1 of 4 systems done, 20s, about ")  # scorable's share: minutes
-    assert "left" not in overall_line(["mind"], ["mind"], 5.0)
+    assert line == ("default study: 1 of 4 systems done, 20s; not started: scorable, astra, dominance "
+                    "(no estimate before each has run)")
+    assert overall_line(["mind"], ["mind"], 5.0) == "default study: 1 of 1 systems done, 5s"
+    assert after_note(["mind", "scorable", "astra"], "scorable") == "then astra (not started: no estimate)"
+    assert after_note(["mind", "scorable"], "scorable") == ""
+
+
+def test_each_systems_progress_line_names_the_systems_after_it(tmp_path, monkeypatch, capsys):
+    calls: list = []
+    afters: list = []
+    _fake_studies(monkeypatch, calls, afters=afters)
+    code, _ = simcore(capsys, "run", "--out", str(tmp_path / "r"))
+    assert code == 0 and afters == [after_note(NAMES, n) for n in NAMES]
+    assert afters[0] == "then scorable, astra, dominance (not started: no estimate)" and afters[-1] == ""
+    assert AFTER.get() == ""
 
 
 def test_the_default_study_prints_the_overall_line(tmp_path, monkeypatch, capsys):

@@ -3,6 +3,8 @@ steer the booking, the v1 / v2 registry versions and ``--list-params``.  Each te
 built from a branch of the seed's figures; the ones marked "old" fail under the pre-issue
 reading (v1 exit, leads = every change of subject)."""
 
+import json
+
 import attrs
 import pytest
 from click.testing import CliRunner
@@ -11,9 +13,10 @@ from policies.dominance import V1_EXIT, V2_EXIT, AgentParams, DominanceAgent, Do
 from policies.dominance_state import total_order
 from scenarios.restaurants import load_domain
 from simcore.cli import cli
+from simcore.driver import play
 from simcore.metrics.dominance import count_dialogue
-from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Propose, Proposal,
-                                        StatePreference, run_dialogue)
+from simcore.protocols.dialogue import (Accept, AskPreference, Booking, DialogueGame, Propose, Proposal,
+                                        StatePreference, utterance_from_dict)
 from simcore.registry import describe_params, make, register, resolve, spec_params, unregister
 
 DOM = load_domain("restaurants-small-v1")
@@ -29,19 +32,21 @@ def prefs(orders):
 
 
 class Plain:
-    """Speak the utterance object; read it back unchanged (the exit logic does not depend
-    on the words)."""
+    """Say the utterance as its JSON; read it back exactly (the exit logic does not depend on
+    the words)."""
 
-    def __init__(self, agent):
-        agent._speak = lambda who, utt: utt
-        agent._read = lambda who, text: text
+    def speak(self, who, utt):
+        return json.dumps(utt.to_dict())
+
+    def read(self, who, text, own=False):
+        return utterance_from_dict(json.loads(text))
 
 
 def dialogue(rel_a, rel_b, params=AgentParams(), max_turns=40):
-    a = DominanceAgent("agent", rel_a, DOM, prefs(A), params=params)
-    b = DominanceAgent("user", rel_b, DOM, prefs(B), params=params)
-    Plain(a), Plain(b)
-    return run_dialogue(DOM, a, b, run_id="t", max_turns=max_turns, record_events=False), {"agent": a, "user": b}
+    a = DominanceAgent("agent", rel_a, DOM, prefs(A), params=params, voice=Plain())
+    b = DominanceAgent("user", rel_b, DOM, prefs(B), params=params, voice=Plain())
+    agents = {"agent": a, "user": b}
+    return play(DialogueGame(max_turns).start(DOM, "agent", "t"), agents), agents
 
 
 # --- the exit ------------------------------------------------------------------
@@ -91,7 +96,7 @@ def test_counter_proposal_counts_as_refusal():
 
 
 def test_exit_never_cuts_a_dialogue_that_would_book():
-    from simcore.studies.dominance import DominanceConfig, STUDY
+    from simcore.systems.dominance import DominanceConfig, STUDY
     from simcore.study import Job
 
     for version in ("v1", "v2"):
@@ -216,7 +221,8 @@ def test_scorable_base_llm_description_matches_the_code():
     code.  The description now says so, and the last-deal reading is a real option."""
     from policies.scorable import echo_estimate
     from scenarios.scorable import load_game
-    from simcore.protocols.scorable import Settings, play_session
+    from simcore.protocols.scorable import Settings
+    from simcore.systems.scorable.match import start
     from simcore.seeding import derive
 
     desc = resolve("policy", "scorable-base-llm-v1").description
@@ -228,8 +234,8 @@ def test_scorable_base_llm_description_matches_the_code():
     assert Settings().echo_history == "all"
     diff = 0
     for trial in range(3):
-        recs = [play_session(game, "base-om-p1", derive(5, "scorable", trial), detail=False,
-                             settings=Settings(echo_history=h)).record for h in ("all", "last")]
+        recs = [start(game, "base-om-p1", derive(5, "scorable", trial),
+                      settings=Settings(echo_history=h)).run().record for h in ("all", "last")]
         diff += recs[0] != recs[1]
     assert diff > 0   # "last" is a different reading, not a relabelling
 

@@ -71,7 +71,7 @@ def test_exit_repeat_never_ends_a_dialogue_that_would_book_even_with_a_long_limi
     remaining compromise to find".  ``exit.repeat`` reads a repeated exchange with no
     progress as such a dead end; with the turn limit raised to 200, v1 (no such exit) books
     exactly the dialogues, and the restaurants, that v2 books, on both domains."""
-    from simcore.studies.dominance import STUDY, DominanceConfig
+    from simcore.systems.dominance import STUDY, DominanceConfig
     from simcore.study import Job
 
     for domain, n in (("restaurants-small-v1", 12), ("restaurants-420-v1", 4)):

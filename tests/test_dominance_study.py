@@ -10,12 +10,12 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from policies.dominance import DominanceAgent, ScriptedUser, Voice
+from policies.dominance import DominanceAgent, ScriptedUser
 from policies.dominance_state import RELATIONS, random_preferences
 from scenarios.restaurants import load_domain
 from simcore import seeding
-from simcore.protocols.dialogue import Booking, Propose, Proposal, StatePreference, run_dialogue
-from simcore.studies.dominance import PLAYTHROUGHS, STUDY, DominanceConfig, play, render_run
+from simcore.protocols.dialogue import Booking, Propose, Proposal, StatePreference
+from simcore.systems.dominance import PLAYTHROUGHS, STUDY, DominanceConfig, play_dialogue, render_run, start
 
 SMALL = load_domain("restaurants-small-v1")
 BIG = load_domain("restaurants-420-v1")
@@ -25,8 +25,8 @@ def dialogue(domain, a, u, seed, max_turns=40, opens=True):
     seq = seeding.derive(seed, "dominance", "test")
     pa = random_preferences(domain, seeding.child(seq, "pa"))
     pu = random_preferences(domain, seeding.child(seq, "pu"))
-    return play(domain, a, u, pa, pu, rng_agent=seeding.child(seq, "a"), rng_user=seeding.child(seq, "u"),
-                agent_opens=opens, run_id=f"dominance/test/{seed}", max_turns=max_turns)
+    return play_dialogue(domain, a, u, pa, pu, rng_agent=seeding.child(seq, "a"), rng_user=seeding.child(seq, "u"),
+                         agent_opens=opens, run_id=f"dominance/test/{seed}", max_turns=max_turns)
 
 
 @settings(max_examples=25, deadline=None)
@@ -67,20 +67,15 @@ def test_every_event_names_figure_and_rule():
 
 
 def test_scripted_user():
-    from mockllm.client import ModelClient
-    from mockllm.mock import MockBackend
     import numpy as np
 
-    client = ModelClient(MockBackend(exact=True))
     prefs = random_preferences(SMALL, np.random.default_rng(1))
-    agent = DominanceAgent("agent", "submissive", SMALL, prefs)
-    va = Voice(SMALL, client, np.random.default_rng(2))
-    agent._speak, agent._read = va.speak, va.read
-    vu = Voice(SMALL, client, np.random.default_rng(3))
-    name = agent.judge.order[-1]
-    user = ScriptedUser("user", [Propose(Proposal("restaurant", name)), f"how about {name}?"],
-                        speak=vu.speak, read=vu.read)
-    result = run_dialogue(SMALL, user, agent, run_id="dominance/scripted")
+    name = DominanceAgent("agent", "submissive", SMALL, prefs).judge.order[-1]
+    user = ScriptedUser([Propose(Proposal("restaurant", name)), f"how about {name}?"])
+    match = start(SMALL, {"agent": "submissive", "user": user}, prefs={"agent": prefs},
+                  rngs={"agent": np.random.default_rng(2), "user": np.random.default_rng(3)}, first="user",
+                  run_id="dominance/scripted")
+    result, _agents, _stats = match.run()
     rules = [d.rule for s, _u, d in result.utterances if s == "agent"]
     assert rules == ["F5.submissive-state", "F5.booking"]  # the second time it is on the table
     assert result.booked == name
@@ -91,7 +86,7 @@ def _run(tmp_path, workers, **kw):
 
     cfg = DominanceConfig(seed=3, dialogues=4, **kw)
     out = tmp_path / f"w{workers}"
-    run_study("simcore.studies.dominance:STUDY", cfg, workers=workers, out_dir=str(out))
+    run_study("simcore.systems.dominance:STUDY", cfg, workers=workers, out_dir=str(out))
     return out
 
 
@@ -213,12 +208,12 @@ def test_direct_language_mode(tmp_path):
     from simcore.study import run_study
 
     cfg = DominanceConfig(seed=2, dialogues=3, language="direct")
-    s1 = run_study("simcore.studies.dominance:STUDY", cfg, workers=1, out_dir=str(tmp_path / "a"))
-    s2 = run_study("simcore.studies.dominance:STUDY", cfg, workers=2, out_dir=str(tmp_path / "b"))
+    s1 = run_study("simcore.systems.dominance:STUDY", cfg, workers=1, out_dir=str(tmp_path / "a"))
+    s2 = run_study("simcore.systems.dominance:STUDY", cfg, workers=2, out_dir=str(tmp_path / "b"))
     assert (tmp_path / "a" / "transcripts.jsonl").read_bytes() == (tmp_path / "b" / "transcripts.jsonl").read_bytes()
     assert s1.metrics["results"] == s2.metrics["results"]
     nt = DominanceConfig(seed=2, dialogues=3, language="direct", transcripts=False)
-    s3 = run_study("simcore.studies.dominance:STUDY", nt, workers=1)
+    s3 = run_study("simcore.systems.dominance:STUDY", nt, workers=1)
     assert s3.metrics["results"] == s1.metrics["results"]
 
 
@@ -227,8 +222,8 @@ def test_decisions_do_not_depend_on_the_phrasing():
     decision and every metric, are the same."""
     from simcore.study import run_study
 
-    a = run_study("simcore.studies.dominance:STUDY", DominanceConfig(seed=5, dialogues=3, garble=0.3), workers=1)
-    b = run_study("simcore.studies.dominance:STUDY", DominanceConfig(seed=5, dialogues=3, language="direct"),
+    a = run_study("simcore.systems.dominance:STUDY", DominanceConfig(seed=5, dialogues=3, garble=0.3), workers=1)
+    b = run_study("simcore.systems.dominance:STUDY", DominanceConfig(seed=5, dialogues=3, language="direct"),
                   workers=1)
     assert a.metrics["fallbacks"] > 0 and b.metrics["fallbacks"] == 0
     assert a.metrics["behaviours_by_relation"] == b.metrics["behaviours_by_relation"]
@@ -272,3 +267,25 @@ def test_chat_prints_control_characters_escaped():
 
     r = CliRunner().invoke(cli, ["chat", "dominance"], input="hi\x1b]0;pwned\x07\nbye\n")
     assert r.exit_code == 0 and "\x1b" not in r.output and "\\x1b]0;pwned\\x07" in r.output
+
+
+def test_a_sweep_logged_under_the_studys_former_path_resumes(tmp_path):
+    """A dominance sweep log whose header names ``simcore.studies.dominance:STUDY`` (the path
+    simcore 0.1 wrote) is the same sweep for --resume: its missing run is played, the rest kept."""
+    from simcore.cli import cli
+
+    out = tmp_path / "sweep"
+    args = ["run", "dominance", "--dialogues", "2", "--agent", "peer", "--user", "peer", "--grid",
+            "dominant_factor=0.5,0.7", "--replicates", "1", "--language", "direct", "--no-transcripts", "--out",
+            str(out), "--no-progress", "--workers", "1"]
+    assert CliRunner().invoke(cli, args).exit_code == 0
+    log = out / "sweep.jsonl"
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["study"] == "simcore.systems.dominance:STUDY"
+    header["study"] = "simcore.studies.dominance:STUDY"
+    log.write_text("\n".join([json.dumps(header)] + lines[1:-1]) + "\n")
+    r = CliRunner().invoke(cli, args + ["--resume"])
+    assert r.exit_code == 0, r.output
+    assert "1 of 2 run(s) already recorded" in r.output
+    assert len(log.read_text().splitlines()) == 3

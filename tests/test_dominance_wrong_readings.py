@@ -50,12 +50,12 @@ class WrongReader:
 def _play(seed, backend, relations=("peer", "peer")):
     from policies.dominance_state import random_preferences
     from scenarios.restaurants import load_domain
-    from simcore.studies.dominance import play
+    from simcore.systems.dominance import play_dialogue
 
     dom = load_domain("restaurants-small-v1")
-    return play(dom, *relations, random_preferences(dom, np.random.default_rng(seed)),
-                random_preferences(dom, np.random.default_rng(seed + 100)), rng_agent=CallRng(3),
-                rng_user=CallRng(4), agent_opens=True, run_id="wrong", backend=backend)
+    return play_dialogue(dom, *relations, random_preferences(dom, np.random.default_rng(seed)),
+                         random_preferences(dom, np.random.default_rng(seed + 100)), rng_agent=CallRng(3),
+                         rng_user=CallRng(4), agent_opens=True, run_id="wrong", backend=backend)
 
 
 @pytest.mark.parametrize("from_sentence", [False, True])
@@ -82,15 +82,20 @@ def test_the_mock_reads_every_sentence_it_writes_without_a_refusal():
 def test_a_policy_illegal_move_without_any_misreading_is_still_an_internal_error():
     """The relaxation is only for moves resting on a misreading: a policy's own illegal
     move (every reading right) still raises IllegalMove (exit 1, asking for a report)."""
+    from policies.dominance import respond
     from scenarios.restaurants import load_domain
+    from simcore.driver import play
     from simcore.errors import IllegalMove
-    from simcore.protocols.dialogue import Accept, Decision, Proposal, StatePreference, run_dialogue
+    from simcore.protocols.dialogue import Accept, Decision, DialogueGame, Proposal, StatePreference
 
     class Scripted:
         relation = "peer"
 
         def __init__(self, name, moves):
             self.name, self.moves = name, list(moves)
+
+        def act(self, observation):
+            return respond(self, observation)
 
         def decide(self, heard):
             return Decision(self.moves.pop(0), "test", "scripted")
@@ -105,7 +110,7 @@ def test_a_policy_illegal_move_without_any_misreading_is_still_an_internal_error
             return eval(text, {"StatePreference": StatePreference, "Accept": Accept, "Proposal": Proposal})
 
     dom = load_domain("restaurants-small-v1")
-    a = Scripted("a", [StatePreference("cuisine", None, "Italian")])
-    b = Scripted("b", [Accept(Proposal("cuisine", "French"))])  # accepts what nobody proposed
+    a = Scripted("agent", [StatePreference("cuisine", None, "Italian")])
+    b = Scripted("user", [Accept(Proposal("cuisine", "French"))])  # accepts what nobody proposed
     with pytest.raises(IllegalMove, match="never proposed"):
-        run_dialogue(dom, a, b, run_id="t")
+        play(DialogueGame().start(dom, "agent", "t"), {"agent": a, "user": b})

@@ -22,7 +22,9 @@ from pettingzoo.test import api_test  # noqa: E402
 
 SYSTEMS = [s for s in STUDIES if hasattr(importlib.import_module(STUDIES[s]), "ENV")]
 #: each system's API function: the built-in run the env must reproduce
-BUILTIN = {"astra": lambda seed: simcore.astra_episode(seed=seed)}
+BUILTIN = {"astra": lambda seed: simcore.astra_episode(seed=seed), "mind": lambda seed: simcore.mind_group(seed=seed),
+           "scorable": lambda seed: simcore.scorable_session(seed=seed),
+           "dominance": lambda seed: simcore.dominance_dialogue(seed=seed)}
 
 
 def _events(result):

@@ -81,13 +81,13 @@ def expected_fallbacks(log) -> int:
 def test_dominance_dialogue(data, at, relations):
     from policies.dominance_state import random_preferences
     from scenarios.restaurants import load_domain
-    from simcore.studies.dominance import play
+    from simcore.systems.dominance import play_dialogue
 
     dom = load_domain("restaurants-small-v1")
     backend = FuzzBackend(data, at, MockBackend(exact=True))
-    result, _agents, stats = play(dom, *relations, random_preferences(dom, np.random.default_rng(1)),
-                                  random_preferences(dom, np.random.default_rng(2)), rng_agent=CallRng(3),
-                                  rng_user=CallRng(4), agent_opens=True, run_id="fuzz", backend=backend)
+    result, _agents, stats = play_dialogue(dom, *relations, random_preferences(dom, np.random.default_rng(1)),
+                                           random_preferences(dom, np.random.default_rng(2)), rng_agent=CallRng(3),
+                                           rng_user=CallRng(4), agent_opens=True, run_id="fuzz", backend=backend)
     assert result.outcome in ("booked", "dead-end", "turn-limit", "unreadable")
     assert stats.fallbacks == expected_fallbacks(backend.log) + result.misreadings
 
@@ -111,14 +111,14 @@ def test_astra_episode(data, at, partner):
 def test_mind_group(data, at, variant):
     from mockllm.client import ModelClient
     from scenarios.travel import generate_group
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.match import play_group
     from simcore.registry import make
 
     rng = np.random.default_rng(5)
     group = generate_group("fuzz", 3, rng)
     backend = FuzzBackend(data, at)
     client = ModelClient(backend)
-    out = negotiate_group(group, make("policy", variant), [0] * len(group.items), client, rng, "fuzz")
+    out = play_group(group, make("policy", variant), [0] * len(group.items), client, rng, "fuzz")
     assert len(out.items) == len(group.items)
     assert client.stats.fallbacks == expected_fallbacks(backend.log)
 
@@ -127,10 +127,10 @@ def test_mind_group(data, at, variant):
 @given(data=st.data(), at=AT, method=st.sampled_from(["llm-pe-all", "proposed-all", "base-llm"]))
 def test_scorable_session(data, at, method):
     from scenarios.scorable import load_game
-    from simcore.protocols.scorable import play_session
+    from simcore.systems.scorable.match import start
     from simcore.seeding import derive
 
     backend = FuzzBackend(data, at)
-    res = play_session(load_game("harbour-sport-park"), method, derive(2, "fuzz"), backend=backend, run_id="fuzz")
+    res = start(load_game("harbour-sport-park"), method, derive(2, "fuzz"), backend=backend, run_id="fuzz").run()
     assert res.events[-1].phase == "result"
     assert res.fallbacks == expected_fallbacks(backend.log)

@@ -31,17 +31,16 @@ def _astra_partner_accepts_nothing(monkeypatch):
 
 
 def _scorable_deal_off_the_board(monkeypatch):
-    monkeypatch.setattr("simcore.protocols.scorable.choose_deal", lambda game, *a, **k: ((99,), {}))
+    monkeypatch.setattr("simcore.systems.scorable.agents.choose_deal", lambda game, *a, **k: ((99,), {}))
     return (["run", "scorable", "--trials", "1", "--methods", "proposed-p1"],
-            ["proposed-p1 (", "choose_deal)", "(99,)", "a deal is one option per issue"])
+            ["Negotiator 'proposed-p1' in seat", "(propose)", "(99,)", "a deal is one option per issue"])
 
 
 def _mind_update_names_no_option(monkeypatch):
-    from simcore.protocols import travel_vote
+    from policies.mind import MindPolicy
+    from policies.travel_common import Update
 
-    real = travel_vote._check_value
-    monkeypatch.setattr(travel_vote, "_check_value",
-                        lambda item, value, who, pol: real(item, "the moon", who, pol))
+    monkeypatch.setattr(MindPolicy, "update", lambda self, me, proposal, dissents, n: Update("UPDATE", "the moon"))
     return (["run", "mind", "--groups", "1", "--variants", "mind"],
             ["'the moon'", "the value must be an option of"])
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 import pickle
 
-from simcore.studies.mind import STUDY, MindConfig
+from simcore.systems.mind import STUDY, MindConfig
 from simcore.study import _Call, _TranscriptStream
 from simcore.transcript import write_jsonl
 
@@ -14,8 +14,8 @@ from simcore.transcript import write_jsonl
 def test_lines_from_a_worker_are_written_as_the_events_are():
     config = MindConfig(groups=2)
     job = STUDY.jobs(config)[1]
-    plain = _Call("simcore.studies.mind:STUDY", config)(job)
-    encoded = pickle.loads(pickle.dumps(_Call("simcore.studies.mind:STUDY", config, encode_events=True)(job)))
+    plain = _Call("simcore.systems.mind:STUDY", config)(job)
+    encoded = pickle.loads(pickle.dumps(_Call("simcore.systems.mind:STUDY", config, encode_events=True)(job)))
     assert plain.events and not encoded.events and len(encoded.lines) == len(plain.events)
     assert encoded.record.keys() == plain.record.keys() and encoded.calls == plain.calls
     want, got = io.StringIO(), io.StringIO()

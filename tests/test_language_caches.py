@@ -1,7 +1,7 @@
 """The travel tasks' caches (issue 21) give what the uncached code gives: the read mock's
 answer by (message, item), the read parser's utterance by text, the speak task's accepted
 answer by (text, value, item, willingness); a refused answer is refused again, with the
-same problem; each cache is bounded (two generations, tested small); MIND's event log makes the events Event itself makes."""
+same problem; each cache is bounded (two generations, tested small)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,6 @@ from mockllm.callrng import CallRng
 from mockllm.tasks import Task
 from mockllm.travel import READ, SPEAK, TravelUtterance, render
 from simcore.errors import ParseError
-from simcore.protocols import travel_vote
-from simcore.transcript import Event
 
 
 def _messages(n: int = 300) -> list[tuple[str, str | None]]:
@@ -137,24 +135,6 @@ def test_a_key_of_the_old_generation_is_found_and_moved_back(monkeypatch):
     assert travel._memo(cache, 2, compute, 2) == "v2" and computed == [1, 2, 3, 4, 2]
     cache.clear()
     assert not cache and not cache.old
-
-
-def test_the_event_log_makes_the_events_event_makes():
-    assert travel_vote._SETTERS is not None  # the fast path is the one in use
-    log = travel_vote._Log("mind/t/g0/x")
-    calls = [dict(speaker="protocol", phase="1-pick", round=0, item="k", intent={"proposer": "a", "proposal": "v"},
-                  hidden={"w": [1, 2], "values": ("v", "u")}),
-             dict(speaker="a", phase="2-vote", round=1, item="k", intent={"vote": "AGREE", "revised_value": None},
-                  text="hi", hidden={"w": np.int64(3), "used_w": 3}),
-             dict(speaker="b", phase="1-propose", round=0, item=None, intent={"proposals": {}}, text="x")]
-    for kw in calls:
-        log.add(**kw)
-    for seq, (ev, kw) in enumerate(zip(log.events, calls)):
-        want = Event(run="mind/t/g0/x", seq=seq, **kw)
-        assert ev == want and ev.to_json() == want.to_json() and repr(ev) == repr(want)
-        assert type(ev) is Event
-    with pytest.raises(Exception):
-        log.events[0].seq = 4  # still frozen
 
 
 def test_callrng_integers_is_splitmix_scaled():

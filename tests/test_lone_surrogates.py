@@ -265,8 +265,9 @@ def test_any_backends_lone_surrogates_are_recorded_and_kept_well_formed(tmp_path
 def test_a_hand_made_cassette_with_a_lone_surrogate_replays_well_formed(tmp_path):
     prompt = READ.messages(**CTX)
     path = tmp_path / "c.jsonl"
-    path.write_text(json.dumps({"key": request_key(prompt, 0.0, 1), "messages": [],
-                                "response": "SAY: x\ud800", "finish_reason": "stop\udc80"}) + "\n", encoding="utf-8")
+    path.write_text('{"cassette": {}}\n' + json.dumps({"key": request_key(prompt, 0.0, 1), "messages": [],
+                                                     "response": "SAY: x\ud800", "finish_reason": "stop\udc80"})
+                    + "\n", encoding="utf-8")
     replay = ReplayBackend(str(path))
     assert replay.chat(prompt, seed=1) == "SAY: x\ufffd" and replay.last_finish_reason == "stop\ufffd"
 

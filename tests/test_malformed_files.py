@@ -61,13 +61,16 @@ def test_malformed_file_gives_one_clear_line(kind, name, tmp_path, capsys):
         assert re.match(r": [\w\[\]. -]+: ", detail), lines[0]  # ": <field>: <problem>"
 
 
-def test_the_cli_process_prints_no_traceback():
-    """One case end to end in a real process (the in-process cases cover the rest)."""
+def test_the_cli_process_prints_no_traceback(tmp_path):
+    """One case end to end in a real process (the in-process cases cover the rest), run as a
+    user types it -- no --out, so the default runs/scorable -- in a fresh directory, never the
+    checkout (which may hold the Quick start's runs/)."""
     path = os.path.join(CORPUS, "game", "deep-nesting.json")
     proc = subprocess.run([sys.executable, "-m", "simcore.cli", "run", "scorable", "--game", path],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120,
+                          env={**os.environ, "PYTHONPATH": ROOT})
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr.strip().splitlines() == [f"simcore: error: {path}: nested too deeply to be a data file"]
+    assert proc.stderr.strip().splitlines() == [f"simcore: error: {path}: nested too deeply (more than 100 levels)"]
 
 
 def test_loaders_use_safe_parsers_only():

@@ -12,10 +12,10 @@ from scipy.stats import binomtest
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from simcore.metrics.mind_judge import CRITERIA, blind_evidence, blind_turns, compare, conversation_key
-from simcore.protocols.travel_vote import negotiate_group
+from simcore.systems.mind.match import play_group
 from simcore.registry import make
 from simcore.seeding import generator
-from simcore.studies.mind import STUDY, MindConfig
+from simcore.systems.mind import STUDY, MindConfig
 
 CONFIG = MindConfig(groups=40)
 
@@ -24,7 +24,7 @@ def play(policy_id: str, g: int, lang: str = "lang"):
     group = STUDY.group(CONFIG, 0, g)
     pick = generator(0, "mind", 0, g, "proposer")
     proposers = [int(pick.integers(group.size)) for _ in group.items]
-    out = negotiate_group(group, make("policy", policy_id), proposers, ModelClient(MockBackend()),
+    out = play_group(group, make("policy", policy_id), proposers, ModelClient(MockBackend()),
                           generator(0, "judge-test", g, lang), f"mind/s0/g{g}/{policy_id}")
     return list(out.events)
 

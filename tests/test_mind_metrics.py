@@ -172,9 +172,9 @@ def test_base_speaks_with_varied_plain_words_that_carry_no_tone():
 
 def test_study_metrics_are_within_bounds():
     from simcore.study import run_study
-    from simcore.studies.mind import MindConfig
+    from simcore.systems.mind import MindConfig
 
-    m = run_study("simcore.studies.mind:STUDY", MindConfig(groups=12, seed=5, transcripts=False)).metrics
+    m = run_study("simcore.systems.mind:STUDY", MindConfig(groups=12, seed=5, transcripts=False)).metrics
     for variant, r in m["results"].items():
         for key in ("F", "DHR", "DR", "high_w_hit"):
             assert r[key] is None or 0 <= r[key] <= 1, (variant, key)

@@ -105,7 +105,8 @@ def test_every_choice_is_a_registered_parameter_and_v1_keeps_its_values():
 
 
 def test_study_overrides_reach_only_policies_that_have_the_parameter():
-    from simcore.studies.mind import VARIANTS, MindConfig, variant_policy
+    from simcore.systems.mind import VARIANTS, MindConfig
+    from simcore.systems.mind.variants import variant_policy
 
     cfg = MindConfig(agree_max_w=3, push_margin=3)
     assert variant_policy(cfg, "base").agree_max_w == 3

@@ -189,14 +189,14 @@ def test_consensus_iff_more_than_half_of_the_voters_agree(n_voters, data):
     from mockllm.client import ModelClient
     from mockllm.mock import MockBackend
     from scenarios.travel_traces import Trace, group_for
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.match import play_group
 
     agree = data.draw(st.integers(0, n_voters))
     options = ITEMS["rest_cuisine"].options
     members = (("Banned: Chinese", 5),) + tuple((options[k], 5) for k in range(n_voters))
     group = group_for(Trace("t", "t", "rest_cuisine", members, "", True, "", 1))
     policy = _FixedVotes(options[:agree])
-    out = negotiate_group(group, policy, [0], ModelClient(MockBackend()), np.random.default_rng(0), "mind/t")
+    out = play_group(group, policy, [0], ModelClient(MockBackend()), np.random.default_rng(0), "mind/t")
     assert out.items[0].consensus == (2 * agree > n_voters)
     assert out.items[0].rounds == (1 if 2 * agree > n_voters else 3)
 

@@ -14,8 +14,8 @@ from policies.mind import MindPolicy
 from scenarios.travel import CATALOGUE, ITEMS, contested_items, generate_group, soft_conflicts
 from scenarios.travel_traces import TRACES, play
 from simcore.cli import cli
-from simcore.protocols.travel_vote import negotiate_group
-from simcore.studies.mind import STUDY, MindConfig
+from simcore.systems.mind.match import play_group
+from simcore.systems.mind import STUDY, MindConfig
 
 
 def test_catalogue_matches_appendix_a():
@@ -75,7 +75,7 @@ def test_listeners_guess_from_words_only():
     for proposer_w, voter_ws in ((2, (6, 6)), (9, (5, 6))):
         trace = Trace("t", "t", "rest_budget",
                       (("Luxury", proposer_w), ("Budget", voter_ws[0]), ("Economy", voter_ws[1])), "", True, "", 1)
-        out = negotiate_group(group_for(trace), MindPolicy(), [0], ModelClient(_FixedWords()),
+        out = play_group(group_for(trace), MindPolicy(), [0], ModelClient(_FixedWords()),
                               np.random.default_rng(0), "mind/t")
         apps = out.items[0].appraisals
         assert {a.true_w for a in apps if a.speaker == 0} == {proposer_w}

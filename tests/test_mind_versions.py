@@ -10,7 +10,7 @@ import json
 
 from mockllm.travel import PLAIN, PLAIN_FIXED, SPEAK, read
 from simcore.registry import make, resolve as spec
-from simcore.studies.mind import STUDY, VARIANTS, MindConfig
+from simcore.systems.mind import STUDY, VARIANTS, MindConfig
 
 #: sha256 of the texts of group s0-g1 (seed 0, 30-group study), one line per message, as
 #: commit 9885e4f wrote them (``simcore run mind --groups 30``, transcripts.jsonl)
@@ -22,7 +22,7 @@ def _texts(policy_id: str, variant: str, s: int = 0, g: int = 1) -> list[str]:
     """One group's messages, made exactly as the study's job makes them."""
     from mockllm.client import ModelClient
     from simcore.backends import build_backend
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.match import play_group
     from simcore.seeding import generator
 
     config = MindConfig(groups=30)
@@ -30,7 +30,7 @@ def _texts(policy_id: str, variant: str, s: int = 0, g: int = 1) -> list[str]:
     pick = generator(config.seed, "mind", s, g, "proposer")
     proposers = [int(pick.integers(group.size)) for _ in group.items]
     backend = build_backend(config.backend, config.backend_args, mock_options={"tone_noise": config.tone_noise})
-    out = negotiate_group(group, make("policy", policy_id), proposers, ModelClient(backend),
+    out = play_group(group, make("policy", policy_id), proposers, ModelClient(backend),
                           generator(config.seed, "mind", s, g, variant), f"mind/s{s}/g{g}/{variant}")
     return [e.text for e in out.events if e.text]
 

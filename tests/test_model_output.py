@@ -50,13 +50,13 @@ def only(task_id, answer, calls=None):
 def _dialogue(backend, agent="peer", user="peer", agent_opens=True):
     from policies.dominance_state import random_preferences
     from scenarios.restaurants import load_domain
-    from simcore.studies.dominance import play
+    from simcore.systems.dominance import play_dialogue
 
     dom = load_domain("restaurants-small-v1")
     pa = random_preferences(dom, np.random.default_rng(1))
     pu = random_preferences(dom, np.random.default_rng(2))
-    return play(dom, agent, user, pa, pu, rng_agent=CallRng(3), rng_user=CallRng(4), agent_opens=agent_opens,
-                run_id="t", backend=backend)
+    return play_dialogue(dom, agent, user, pa, pu, rng_agent=CallRng(3), rng_user=CallRng(4), agent_opens=agent_opens,
+                         run_id="t", backend=backend)
 
 
 READ = "dominance-read"
@@ -269,10 +269,10 @@ CRASHERS = {  # the answers that aborted runs before (issue 11), put where they 
 GENERIC = ['{"a": ' + "[" * 50_000 + "]" * 50_000 + "}", '{"a": 1' + "0" * 5000 + "}", "", "{", "null",
            '{"kind": "propose"}', '{"utterance": 3, "offer": [1]}', '{"Mayor": [{"entity": "issue"}]}']
 E2E = {  # small runs of each system's study
-    "mind": ("simcore.studies.mind", "MindConfig", dict(groups=2, sizes=(3,))),
-    "scorable": ("simcore.studies.scorable", "ScorableConfig", dict(trials=1, methods=("llm-pe-all", "proposed-p1"))),
+    "mind": ("simcore.systems.mind", "MindConfig", dict(groups=2, sizes=(3,))),
+    "scorable": ("simcore.systems.scorable", "ScorableConfig", dict(trials=1, methods=("llm-pe-all", "proposed-p1"))),
     "astra": ("simcore.systems.astra", "AstraConfig", dict(episodes=1, partners=("base", "fair"))),
-    "dominance": ("simcore.studies.dominance", "DominanceConfig", dict(dialogues=2)),
+    "dominance": ("simcore.systems.dominance", "DominanceConfig", dict(dialogues=2)),
 }
 
 

@@ -41,12 +41,12 @@ def _dominance_dialogue(backend, seed=0):
     from mockllm.callrng import CallRng
     from policies.dominance_state import random_preferences
     from scenarios.restaurants import load_domain
-    from simcore.studies.dominance import play
+    from simcore.systems.dominance import play_dialogue
 
     dom = load_domain("restaurants-small-v1")
-    return play(dom, "peer", "peer", random_preferences(dom, np.random.default_rng(seed)),
-                random_preferences(dom, np.random.default_rng(seed + 100)), rng_agent=CallRng(3),
-                rng_user=CallRng(4), agent_opens=True, run_id="refused", backend=backend)
+    return play_dialogue(dom, "peer", "peer", random_preferences(dom, np.random.default_rng(seed)),
+                         random_preferences(dom, np.random.default_rng(seed + 100)), rng_agent=CallRng(3),
+                         rng_user=CallRng(4), agent_opens=True, run_id="refused", backend=backend)
 
 
 def test_dominance_refused_readings_are_not_readings_and_no_accuracy_is_not_zero():
@@ -76,11 +76,11 @@ def _mind_group(policy, backend, size=3, seed=0):
 
     from mockllm.client import ModelClient
     from scenarios.travel import generate_group
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.match import play_group
 
     rng = np.random.default_rng(seed)
     group = generate_group("g", size, rng)
-    return negotiate_group(group, policy, [int(rng.integers(size)) for _ in group.items], ModelClient(backend),
+    return play_group(group, policy, [int(rng.integers(size)) for _ in group.items], ModelClient(backend),
                            np.random.default_rng(seed + 1), "mind/t")
 
 
@@ -105,13 +105,13 @@ def test_mind_refused_readings_are_not_readings():
     """Every travel.read-v1 answer refused: each appraisal is the fallback's no marker, a
     counted fallback and no reading (not a plain speaker's no marker, read right)."""
     from simcore.registry import make
-    from simcore.studies.mind import _item_record
+    from simcore.systems.mind.study import item_record
 
     backend = OneTask("travel.read-v1", _refuse)
     out = _mind_group(make("policy", "mind-v2"), backend)
     apps = [a for o in out.items for a in o.appraisals]
     assert backend.asked and apps and not any(a.accepted or a.right for a in apps)
-    assert all(_item_record(o)["readings"] == [0, 0] for o in out.items)
+    assert all(item_record(o)["readings"] == [0, 0] for o in out.items)
 
 
 def test_an_accuracy_cell_shows_na_when_nothing_was_read():

@@ -106,10 +106,10 @@ def test_the_upper_bound_is_scipys_clopper_pearson_bound(read, right):
 def test_from_python_no_threshold_means_no_check(tmp_path):
     """launch() checks what it is given; from Python nothing is checked unless asked."""
     from simcore.launch import launch
-    from simcore.studies.dominance import DominanceConfig
+    from simcore.systems.dominance import DominanceConfig
 
     config = DominanceConfig(dialogues=3, backend="adversarial-v1", backend_args=(("share", "1.0"),))
-    summary = launch("simcore.studies.dominance:STUDY", config, out=None)
+    summary = launch("simcore.systems.dominance:STUDY", config, out=None)
     assert summary.metrics["readings"]["accuracy"] < 0.2
     with pytest.raises(ReadingAccuracyTooLow):
-        launch("simcore.studies.dominance:STUDY", config, out=None, min_reading_accuracy=0.6)
+        launch("simcore.systems.dominance:STUDY", config, out=None, min_reading_accuracy=0.6)

@@ -42,14 +42,15 @@ def BaseOnly(reply):
 
 def _run(backend, roles=(("mind.base", "model"),)):
     from mockllm.client import CallStats, ModelClient
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.match import play_group
     from simcore.seeding import generator
-    from simcore.studies.mind import STUDY, MindConfig, _base_role, variant_policy
+    from simcore.systems.mind.study import STUDY, MindConfig
+    from simcore.systems.mind.variants import base_role, variant_policy
 
     config = MindConfig(groups=1, sizes=(3,), variants=("base",), roles=roles)
     group = STUDY.group(config, 0, 0)
-    policy, role = _base_role(config, variant_policy(config, "base"), backend, 0, 0, "base")
-    out = negotiate_group(group, policy, [0] * len(group.items), ModelClient(backend), generator(1, "t"), "t")
+    policy, role = base_role(config, variant_policy(config, "base"), backend, 0, 0, "base")
+    out = play_group(group, policy, [0] * len(group.items), ModelClient(backend), generator(1, "t"), "t")
     return out, (role.stats if role is not None else CallStats())
 
 

@@ -51,7 +51,7 @@ def JudgeOnly(reply):
 def _group(backend, roles=(("mind.judge", "model"),), groups=3):
     """The verdicts of ``groups`` groups and the run's counts, run through the study's own job."""
     from simcore.study import Job
-    from simcore.studies.mind import STUDY, MindConfig
+    from simcore.systems.mind import STUDY, MindConfig
 
     config = MindConfig(groups=groups, sizes=(2, 3, 4), variants=("mind", "base"), roles=roles, transcripts=False)
     import simcore.backends as backends
@@ -137,10 +137,11 @@ def test_settle_draws_the_coin_as_compare_does():
 
 
 def _events(groups=3):
-    from simcore.protocols.travel_vote import negotiate_group
+    from simcore.systems.mind.match import play_group
     from mockllm.client import ModelClient
     from simcore.seeding import generator
-    from simcore.studies.mind import STUDY, MindConfig, variant_policy
+    from simcore.systems.mind.study import STUDY, MindConfig
+    from simcore.systems.mind.variants import variant_policy
 
     config = MindConfig(groups=groups)
     out = []
@@ -148,7 +149,7 @@ def _events(groups=3):
         group = STUDY.group(config, 0, g)
         plans = []
         for variant in ("mind", "base"):
-            res = negotiate_group(group, variant_policy(config, variant), [0] * len(group.items),
+            res = play_group(group, variant_policy(config, variant), [0] * len(group.items),
                                   ModelClient(MockBackend()), generator(5, g, variant), f"t/{variant}")
             plans.append(list(res.events))
         out.append(plans)

@@ -41,17 +41,15 @@ def RoleOnly(reply):
 
 def _play(backend, method="base-llm", roles=(("scorable.negotiator", "model"),)):
     from scenarios.scorable import load_game
-    from simcore.protocols.scorable import play_session
     from simcore.seeding import derive
-    from simcore.studies.scorable import ScorableConfig, _negotiator_role
+    from simcore.systems.scorable import ScorableConfig
+    from simcore.systems.scorable.match import start
 
     game = load_game("harbour-sport-park")
     config = ScorableConfig(trials=1, methods=(method,), roles=roles)
-    seq = derive(0, "scorable", 0)
-    role = _negotiator_role(config, game, method, seq, 0, backend)
-    res = play_session(game, method, seq, settings=config.settings(), backend=backend,
-                       choose=role[0] if role else None)
-    return res, (role[1].stats if role else None)
+    res = start(game, method, derive(0, "scorable", 0), settings=config.settings(), backend=backend,
+                roles=config.roles).run()
+    return res, (res.role_stats[0] if res.role_stats else None)
 
 
 def test_a_model_that_always_proposes_one_deal_is_obeyed_and_the_stand_ins_choice_is_kept_beside_it():
@@ -104,14 +102,15 @@ def test_the_mock_recomputes_the_stand_ins_proposal_from_the_prompt_alone():
     context the model would get (the deal space, tie-breaks and echo rebuilt from it)."""
     from mockllm.roles_scorable import negotiator_context
     from scenarios.scorable import load_game
-    from simcore.protocols.scorable import play_session, session_order
+    from simcore.protocols.scorable import session_order
     from simcore.seeding import derive
+    from simcore.systems.scorable.match import start
 
     game = load_game("harbour-sport-park")
     for trial in range(3):
         seq = derive(0, "scorable", trial)
         order = session_order(game, seq)
-        res = play_session(game, "base-llm", seq)
+        res = start(game, "base-llm", seq).run()
         history = [tuple(int(x[1:]) - 1 for x in e.intent["deal"]) for e in res.events if e.phase != "result"]
         for t in range(1, len(history)):
             ctx = negotiator_context(game, order[t], t, game.turns + 1, history[:t], order[:t])

@@ -33,7 +33,7 @@ def test_a_family_needs_four_distinct_members_and_a_default_among_them():
 
 @pytest.fixture
 def declared(monkeypatch):
-    import simcore.studies.dominance as study
+    import simcore.systems.dominance as study
 
     def booked(metrics):
         return metrics["results"]["peer__peer"]["mean_turns"] - 17

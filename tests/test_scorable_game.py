@@ -10,8 +10,10 @@ from click.testing import CliRunner
 
 from scenarios.scorable import SHIPPED, from_dict, load_file, load_game, load_shipped
 from simcore.errors import InputError
-from simcore.protocols.scorable import METHODS, play_session, speaking_order
+from simcore.protocols.scorable import speaking_order
 from simcore.seeding import derive, generator
+from simcore.systems.scorable.match import start
+from simcore.systems.scorable.methods import METHODS
 
 
 def test_seed_game_counts_match_the_paper():
@@ -95,7 +97,7 @@ def test_toml_game_runs_with_every_method(tmp_path):
     game = load_file(str(path))
     assert (game.n_parties, game.n_issues, game.turns, game.n_deals) == (3, 2, 12, 6)
     for method in METHODS:
-        res = play_session(game, method, derive(3, "toy", method))
+        res = start(game, method, derive(3, "toy", method)).run()
         assert len(res.events) == game.turns + 3  # opening + turns + final + result
         assert res.events[-1].phase == "result"
 
@@ -107,7 +109,7 @@ def test_other_party_and_option_counts_run():
         p["name"], p["short"] = f"City{k}", f"C{k}"
     game = from_dict(data, "eight.json")
     assert game.n_parties == 8 and game.turns == 32
-    res = play_session(game, "proposed-all", derive(0, "eight"))
+    res = start(game, "proposed-all", derive(0, "eight")).run()
     assert res.events[-1].hidden["game"] == "harbour-sport-park"
 
 

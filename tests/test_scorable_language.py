@@ -16,7 +16,7 @@ from policies.llm_pe import issues_context, pe_estimate
 from policies.scorable import choose_cues
 from scenarios.scorable import load_shipped
 from simcore.errors import ParseError
-from simcore.protocols.scorable import play_session
+from simcore.systems.scorable.match import start
 from simcore.seeding import derive, generator
 
 GAME = load_shipped("harbour-sport-park")
@@ -119,7 +119,7 @@ def test_estimates_come_from_the_public_record_only():
     from simcore.protocols.scorable import Settings
 
     s = Settings()
-    res = play_session(GAME, "proposed-all", derive(11, "scorable", 0), settings=s)
+    res = start(GAME, "proposed-all", derive(11, "scorable", 0), settings=s).run()
     turns = [e for e in res.events if e.phase != "result"]
     T = len(turns) - 1
     names = [i.name for i in GAME.issues]
@@ -136,7 +136,7 @@ def test_estimates_come_from_the_public_record_only():
         assert ev.hidden["mse"][ev.speaker] == round(mse, 2)
     # and the extraction prompt carries only public text: no score of any party appears
     backend = _Recording(MockBackend())
-    play_session(GAME, "proposed-all", derive(11, "scorable", 0), backend=backend)
+    start(GAME, "proposed-all", derive(11, "scorable", 0), backend=backend).run()
     for messages in backend.prompts:
         if messages[0].content.startswith("TASK: scorable-extract") or \
                 messages[0].content.startswith("TASK: scorable-estimate"):

@@ -10,8 +10,9 @@ import pytest
 
 from policies.scorable import deal_index, deal_view, echo_estimate, estimated_deal_scores, learnt_bound
 from scenarios.scorable import load_game
-from simcore.protocols.scorable import Settings, play_session
+from simcore.protocols.scorable import Settings
 from simcore.seeding import derive
+from simcore.systems.scorable.match import start
 
 GAME = load_game("harbour-sport-park-original")
 
@@ -63,8 +64,8 @@ def test_before_a_party_has_proposed_the_learnt_rule_is_the_share_rule():
 
 
 def _deals(rule, seed):
-    res = play_session(GAME, "base-llm", derive(seed, "scorable-learnt-test"),
-                       settings=Settings(acceptance_rule=rule, amend_max_issues=2), detail=True)
+    res = start(GAME, "base-llm", derive(seed, "scorable-learnt-test"),
+                settings=Settings(acceptance_rule=rule, amend_max_issues=2)).run()
     return [tuple(e.intent["deal"]) for e in res.events if e.phase in ("open", "turn", "final")]
 
 
@@ -92,7 +93,7 @@ def test_the_cli_accepts_the_learnt_rule_and_refuses_an_unknown_one(tmp_path):
 
 # --- the `responsive` member of the scorable.negotiator family (issue 16) --------------------------
 def _member(name):
-    from simcore.studies.scorable import ROLES
+    from simcore.systems.scorable import ROLES
 
     (neg,) = [r for r in ROLES if r.id == "scorable.negotiator"]
     (m,) = [m for m in neg.family if m.name == name]
@@ -109,13 +110,12 @@ def test_the_responsive_member_is_registered_with_the_evidence_of_each_setting()
 
 
 def test_the_responsive_member_plays_every_method():
-    from simcore.protocols.scorable import METHODS
+    from simcore.systems.scorable.methods import METHODS
 
     _neg, m = _member("responsive")
     settings = Settings(**dict(m.overrides))
     for method in METHODS:
-        res = play_session(GAME, method, derive(3, "responsive-every-method", method), settings=settings,
-                           detail=False)
+        res = start(GAME, method, derive(3, "responsive-every-method", method), settings=settings).run()
         assert set(res.record) >= {"FAR", "PAR", "LAR", "final"}
 
 

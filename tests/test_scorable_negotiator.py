@@ -77,17 +77,19 @@ def test_even_with_every_true_table_p1s_final_proposal_fails_on_both_games():
 
 
 def test_with_full_knowledge_every_method_negotiates_alike_and_the_final_aspiration_is_p1s_level():
-    from simcore.protocols.scorable import METHODS, Settings, play_session
+    from simcore.protocols.scorable import Settings
+    from simcore.systems.scorable.match import start
+    from simcore.systems.scorable.methods import METHODS
 
     settings = Settings(implicit_knowledge=1.0, final_aspiration=0.2)
     seq = np.random.SeedSequence(5)
-    finals = {m: play_session(GAME, m, seq, settings=settings).record["final"] for m in METHODS}
+    finals = {m: start(GAME, m, seq, settings=settings).run().record["final"] for m in METHODS}
     assert len(set(finals.values())) == 1, finals  # the estimators' tables no longer reach the proposals
-    res = play_session(GAME, "base-llm", seq, settings=settings)
+    res = start(GAME, "base-llm", seq, settings=settings).run()
     p1 = GAME.parties[GAME.p1]
     final = [e for e in res.events if e.phase == "final"][0]
     assert final.hidden["aspiration"] == round(p1.threshold + 0.2 * (p1.best - p1.threshold), 3)
-    plain = play_session(GAME, "base-llm", seq, settings=Settings(implicit_knowledge=0.0))
+    plain = start(GAME, "base-llm", seq, settings=Settings(implicit_knowledge=0.0)).run()
     assert [e.to_json() for e in plain.events] != [e.to_json() for e in res.events]
 
 
@@ -102,7 +104,7 @@ def test_the_cli_refuses_a_knowledge_share_outside_0_1_in_one_line():
 
 def test_a_reading_is_right_when_it_says_what_a_cue_meant_each_cue_once():
     from policies.bayes import resolve_signal
-    from simcore.protocols.scorable import readings_right
+    from simcore.systems.scorable.model import readings_right
 
     counts = GAME.option_counts
 

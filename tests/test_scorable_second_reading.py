@@ -7,9 +7,10 @@ import pytest
 
 from policies.scorable import choose_deal
 from scenarios.scorable import load_game
-from simcore.protocols.scorable import Settings, play_session
+from simcore.protocols.scorable import Settings
 from simcore.registry import resolve, spec_params
 from simcore.seeding import derive
+from simcore.systems.scorable.match import start
 
 GAME = load_game("harbour-sport-park")
 
@@ -42,7 +43,7 @@ def test_with_above_no_party_proposes_a_deal_at_its_threshold():
 
 def test_a_session_under_above_scores_its_result_strictly():
     seq = derive(3, "scorable", 0)
-    res = play_session(GAME, "base-om-all", seq, settings=Settings(threshold_test="above"), detail=True)
+    res = start(GAME, "base-om-all", seq, settings=Settings(threshold_test="above")).run()
     deal = GAME.parse_deal(res.events[-1].intent["deal"])
     shorts = [p.short for p in GAME.parties]
     rec = res.record

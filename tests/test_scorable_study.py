@@ -11,10 +11,10 @@ from click.testing import CliRunner
 
 from scenarios.scorable import load_shipped
 from simcore.cli import cli
-from simcore.protocols.scorable import play_session
 from simcore.seeding import derive
-from simcore.studies import scorable as study_mod
-from simcore.studies.scorable import METHOD_IDS, PLAYTHROUGHS, STUDY, ScorableConfig
+from simcore.systems import scorable as study_mod
+from simcore.systems.scorable import METHOD_IDS, PLAYTHROUGHS, STUDY, ScorableConfig
+from simcore.systems.scorable.match import start
 from simcore.study import run_study
 
 PLAY_DIR = os.path.join(os.path.dirname(__file__), "playthroughs")
@@ -22,9 +22,9 @@ PLAY_DIR = os.path.join(os.path.dirname(__file__), "playthroughs")
 
 def test_same_seed_same_transcript():
     game = load_shipped("harbour-sport-park")
-    a = play_session(game, "proposed-p1", derive(4, "scorable", 2))
-    b = play_session(game, "proposed-p1", derive(4, "scorable", 2))
-    c = play_session(game, "proposed-p1", derive(5, "scorable", 2))
+    a = start(game, "proposed-p1", derive(4, "scorable", 2)).run()
+    b = start(game, "proposed-p1", derive(4, "scorable", 2)).run()
+    c = start(game, "proposed-p1", derive(5, "scorable", 2)).run()
     assert [e.to_json() for e in a.events] == [e.to_json() for e in b.events]
     assert [e.to_json() for e in a.events] != [e.to_json() for e in c.events]
     for e in a.events:
@@ -34,23 +34,24 @@ def test_same_seed_same_transcript():
 def test_shared_turn_draws_change_nothing():
     # the study shares each turn's cues among the methods of a trial; every method must
     # play exactly as it does alone, whatever the order the methods are played in
-    from simcore.protocols.scorable import Settings, TurnDraws
+    from simcore.protocols.scorable import Settings
+    from simcore.systems.scorable.model import TurnDraws
 
     game = load_shipped("harbour-sport-park")
     seq = derive(2, "scorable", 7)
-    alone = {m: play_session(game, m, seq) for m in METHOD_IDS}
+    alone = {m: start(game, m, seq).run() for m in METHOD_IDS}
     draws = TurnDraws(game, seq, Settings().cues_per_turn)
     for m in reversed(METHOD_IDS):
-        shared = play_session(game, m, seq, draws=draws)
+        shared = start(game, m, seq, draws=draws).run()
         assert [e.to_json() for e in shared.events] == [e.to_json() for e in alone[m].events], m
         assert shared.record == alone[m].record
     with pytest.raises(ValueError, match="another trial"):
-        play_session(game, "base-llm", derive(2, "scorable", 8), draws=draws)
+        start(game, "base-llm", derive(2, "scorable", 8), draws=draws).run()
 
 
 def test_results_do_not_depend_on_worker_count(tmp_path):
     cfg = ScorableConfig(seed=3, trials=4, methods=("base-llm", "proposed-all"), keep_transcripts=1)
-    path = "simcore.studies.scorable:STUDY"
+    path = "simcore.systems.scorable:STUDY"
     one = run_study(path, cfg, workers=1, out_dir=str(tmp_path / "w1"))
     two = run_study(path, cfg, workers=2, out_dir=str(tmp_path / "w2"))
     assert one.metrics == two.metrics
@@ -128,3 +129,26 @@ def test_registry_entries():
     assert game.counts()["passing"] == 21
     assert make("policy", "scorable-proposed-all").who == "all"
     assert "describe" in study_mod.REGISTRY[0]["meta"]
+
+
+def test_a_sweep_logged_under_the_studies_module_path_resumes(tmp_path, capsys):
+    """A sweep log naming the study ``simcore.studies.scorable:STUDY`` is the scorable study's:
+    ``--resume`` continues it (and ``simcore report`` reads it)."""
+    from simcore.cli import main
+    from simcore.sweep import LOG_NAME
+
+    out = tmp_path / "sweep"
+    args = ["run", "scorable", "--trials", "1", "--methods", "base-llm", "--grid", "sigma=1,2", "--replicates", "1", "--no-progress",
+            "--out", str(out)]
+    main(args)
+    log = out / LOG_NAME
+    header, *records = log.read_text(encoding="utf-8").splitlines()
+    head = json.loads(header)
+    assert head["study"] == "simcore.systems.scorable:STUDY"
+    head["study"] = "simcore.studies.scorable:STUDY"
+    log.write_text("\n".join([json.dumps(head), records[0]]) + "\n", encoding="utf-8")
+    capsys.readouterr()
+    main(args + ["--resume"])
+    said = capsys.readouterr()
+    assert "1 of 2 run(s) already recorded" in said.out + said.err
+    assert len(log.read_text(encoding="utf-8").splitlines()) == 3

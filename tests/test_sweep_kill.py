@@ -186,36 +186,46 @@ def test_the_child_handles_sigint_even_when_the_suite_ignores_it():
     assert out.stdout.strip() == "True", out
 
 
+FORKED_CHILD = """
+import os, sys
+from simcore.resultlog import ResultLog
+
+path = sys.argv[1]
+header = {"study": "s", "root_seed": 0, "base_config": {}}
+log = ResultLog.open(path, header, resume=False)
+r, w = os.pipe()  # parent -> child: "you may leave"
+ready_r, ready_w = os.pipe()  # child -> parent: "running" (fork hooks have run by then)
+pid = os.fork()
+if pid == 0:  # the child waits until the parent is done, then leaves at once
+    try:
+        os.close(w)
+        os.write(ready_w, b"x")
+        os.read(r, 1)
+    finally:
+        os._exit(0)
+try:
+    os.close(r)
+    os.close(ready_w)
+    assert os.read(ready_r, 1) == b"x"
+    log.close()  # the owner is done (or dead); the child still lives
+    again = ResultLog.open(path, header, resume=True)
+    again.append({"type": "run", "id": "a", "status": "ok"})
+    again.close()
+finally:
+    os.close(w)
+    os.close(ready_r)
+    os.waitpid(pid, 0)
+"""
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_forked_child_does_not_keep_the_log_lock(tmp_path):
     """The lock of a sweep log is not inherited: a forked process (a pool worker) that
-    outlives the log's owner does not block the next ``--resume``."""
-    from simcore.resultlog import ResultLog
-
+    outlives the log's owner does not block the next ``--resume``.  In a process of its own,
+    which runs one thread (a test runner's threads make a fork unsafe)."""
     path = str(tmp_path / LOG_NAME)
-    header = {"study": "s", "root_seed": 0, "base_config": {}}
-    log = ResultLog.open(path, header, resume=False)
-    r, w = os.pipe()  # parent -> child: "you may leave"
-    ready_r, ready_w = os.pipe()  # child -> parent: "running" (fork hooks have run by then)
-    pid = os.fork()
-    if pid == 0:  # the child waits until the parent is done, then leaves at once
-        try:
-            os.close(w)
-            os.write(ready_w, b"x")
-            os.read(r, 1)
-        finally:
-            os._exit(0)
-    try:
-        os.close(r)
-        os.close(ready_w)
-        assert os.read(ready_r, 1) == b"x"
-        log.close()  # the owner is done (or dead); the child still lives
-        again = ResultLog.open(path, header, resume=True)
-        again.append({"type": "run", "id": "a", "status": "ok"})
-        again.close()
-    finally:
-        os.close(w)
-        os.close(ready_r)
-        os.waitpid(pid, 0)
+    done = subprocess.run([sys.executable, "-c", FORKED_CHILD, path], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.returncode == 0, done.stderr
     with open(path, encoding="utf-8") as fh:
         assert [json.loads(line)["type"] for line in fh] == ["sweep", "run"]

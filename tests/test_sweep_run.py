@@ -172,12 +172,22 @@ def test_existing_log_needs_resume_and_a_matching_sweep(tmp_path):
     assert info.value.field == "root_seed"
 
 
-def test_resume_may_extend_the_grid(tmp_path):
+def test_resume_refuses_another_grid_or_replicate_count(tmp_path):
+    """The log is one sweep's: resuming it with another grid would mix two grids' runs."""
     sweep(tmp_path / "x", grid=("alpha=0.5",), replicates=2)
-    sweep(tmp_path / "x", grid=("alpha=0.5,2",), replicates=3, resume=True)
-    assert len(log_lines(tmp_path / "x")) == 1 + 2 + 4
-    sweep(tmp_path / "ref", grid=("alpha=0.5,2",), replicates=3)
-    assert outputs(tmp_path / "x") == outputs(tmp_path / "ref")
+    before = (tmp_path / "x" / LOG_NAME).read_bytes()
+    for grid, replicates, field, problem in (
+            (("alpha=0.5,2",), 2, "grid.alpha", "[0.5] in the log, [0.5, 2.0] now"),
+            (("alpha=2",), 2, "grid.alpha", "[0.5] in the log, [2.0] now"),
+            (("alpha=0.5", "jobs=3"), 2, "grid.jobs", "(absent) in the log, [3] now"),
+            ((), 2, "grid.alpha", "[0.5] in the log, (absent) now"),
+            (("alpha=0.5",), 3, "replicates", "2 in the log, 3 now")):
+        with pytest.raises(InputError) as info:
+            sweep(tmp_path / "x", grid=grid, replicates=replicates, resume=True)
+        assert info.value.field == field and info.value.problem.startswith(problem), str(info.value)
+    assert (tmp_path / "x" / LOG_NAME).read_bytes() == before
+    sweep(tmp_path / "x", grid=("alpha=0.50",), replicates=2, resume=True)  # the same value, written otherwise
+    assert (tmp_path / "x" / LOG_NAME).read_bytes() == before
 
 
 def test_a_torn_last_line_is_dropped_and_rerun(tmp_path):
@@ -222,12 +232,11 @@ def test_bad_launch_and_executor_options(tmp_path, monkeypatch):
 
 
 def test_two_processes_cannot_write_one_log(tmp_path):
-    from simcore.resultlog import ResultLog
+    from simcore.resultlog import IDENTITY, ResultLog
 
     sweep(tmp_path, grid=("alpha=1",), replicates=2)
     header = log_lines(tmp_path)[0]
-    holder = ResultLog.open(str(tmp_path / LOG_NAME), {k: header[k] for k in ("study", "root_seed", "base_config")},
-                            resume=True)
+    holder = ResultLog.open(str(tmp_path / LOG_NAME), {k: header[k] for k in IDENTITY}, resume=True)
     try:
         with pytest.raises(InputError, match="another simcore process"):
             sweep(tmp_path, grid=("alpha=1",), replicates=2, resume=True)
@@ -272,15 +281,18 @@ def test_a_full_disk_while_logging_is_one_error_and_resume_finishes(tmp_path, mo
     import simcore.resultlog as resultlog
 
     sweep(tmp_path / "ref", grid=("alpha=0.5,2",), replicates=2)
-    sweep(tmp_path / "x", grid=("alpha=0.5",), replicates=2)
     real_fsync = os.fsync
+    room = [4]  # the header (and its directory) and two records fit
 
     def full(fd):
-        raise OSError(28, "No space left on device")
+        room[0] -= 1
+        if room[0] < 0:
+            raise OSError(28, "No space left on device")
+        return real_fsync(fd)
 
     monkeypatch.setattr(resultlog.os, "fsync", full)
     with pytest.raises(InputError, match="No space left on device.*--resume"):
-        sweep(tmp_path / "x", grid=("alpha=0.5,2",), replicates=2, resume=True)
+        sweep(tmp_path / "x", grid=("alpha=0.5,2",), replicates=2)
     monkeypatch.setattr(resultlog.os, "fsync", real_fsync)
     assert (tmp_path / "x" / LOG_NAME).read_bytes().endswith(b"\n")  # no torn line left
     assert len(log_lines(tmp_path / "x")) == 3

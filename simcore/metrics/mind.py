@@ -108,6 +108,8 @@ def outcome_metrics(groups: Iterable[Mapping], *, high_w: int = 8) -> dict:
         "n_groups": len(s_totals),
         "n_items": n_items,
         "n_debate": n_debate,
+        "n_pairs": fid_den,
+        "n_high_w": hw_den,
     }
 
 

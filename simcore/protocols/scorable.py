@@ -1,55 +1,48 @@
-"""The scorable multi-party protocol (Abdelnabi et al. 2024, as the seed uses it).
+"""The scorable multi-party game (Abdelnabi et al. 2024, as the seed uses it), as a game.
 
-* p1 opens (turn 0) with the game's fixed initial deal.
-* Then ``game.turns`` turns (default 4N): ceil(turns/N) random orderings of all N parties
-  joined end to end (truncated to ``turns``); an ordering is redrawn while its first
-  speaker is the previous block's last speaker (initially p1) or its last speaker is p1.
-* p1 makes the final proposal (turn T = turns + 1).  History: T + 1 entries.
-* Each turn is a public deal plus an utterance.  Acceptance is score >= threshold; a deal
-  passes with at least N-1 acceptances including every veto holder.
+| rule | source |
+|---|---|
+| p1 opens (turn 0) with the game's fixed initial deal: the one legal decision of turn 0. | reference notes ("p1 opens (round 0) with a fixed initial deal") |
+| Then ``game.turns`` turns (default 4N): ceil(turns/N) random orderings of all N parties joined end to end (truncated to ``turns``); an ordering is redrawn while its first speaker is the previous block's last speaker (initially p1) or its last speaker is p1. | reference notes |
+| p1 makes the final proposal (turn T = turns + 1); the history has T + 1 entries. | reference notes; seed sec. 2 "determined by the deal d_t in the final round" |
+| Each turn is a public deal (one option of every issue) and an utterance; score tables are never revealed. | seed sec. 2 |
+| A party accepts a deal scoring at least its threshold (``threshold_test`` "at-least"; "above": more than it); a deal passes with at least N-1 acceptances including every veto holder. | seed sec. 2, 4.2; reference notes |
 
-Information flow: a speaker's deal comes from its own table and its estimates; its
-words come from the ``scorable-speak`` task given its own truthful cues.  Listeners get
-the deal and the words; the signals are read from the words by one ``scorable-extract``
-call per utterance (a public reading, shared by all listeners).  Estimates of party j
-(Bayes posterior, LLM-PE table) depend only on that public record, so they are computed
-once per party per turn and shared among the observers that use the same model.  The
-protocol holds no RNG of its own: every generator is a child of the session's
-SeedSequence, keyed by purpose and turn, so the orderings and the words' noise are the
-same across methods for the same trial (common random numbers).
+The game (:class:`ScorableGame`, registered as protocol ``scorable-v1``) starts a
+:class:`ScorableState` from a scenario (:class:`scenarios.scorable.Game`) and a speaking
+order (:func:`session_order`: the set-up draws it from the session's SeedSequence; the game
+holds no generator).  Seats are the parties' short names.  Every decision is a *propose*
+step: the driver (:mod:`simcore.driver`) gives the party to act its :class:`Observation` --
+the public record (every turn's proposer, deal and words), the game's public facts
+(:class:`PublicGame`: issues, parties, veto holders) and the party's own score table and
+threshold -- and applies the :class:`Proposal` its agent returns.
+
+A proposal carries the deal, the words, and the notes the speaker's side makes of its turn
+(``reading``: what the listeners read from the words; ``hidden``: private notes), which the
+turn's transcript event records as given.  The game checks the deal (one option index per
+issue; the initial deal at turn 0) and refuses anything else with an
+:class:`~simcore.errors.IllegalMove`; it never calls an agent or a language client.  Once p1's
+final proposal is played the :attr:`ScorableState.outcome` holds the final deal, who accepts
+it, FAR, PAR and LAR.  The session's result event (with the estimates' errors and the model
+calls, facts of the parties' side) is the set-up's (:mod:`simcore.systems.scorable.match`).
+
+:class:`Settings` holds every number the seed leaves open; most are the built-in parties'
+(:mod:`policies.scorable`, :mod:`policies.bayes`), ``threshold_test`` is the game's.
 """
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple, Optional, Sequence
 
 import attrs
 import numpy as np
 
-from mockllm.client import ModelClient
-from mockllm.mock import MockBackend
-from mockllm.scorable import EXTRACT, SPEAK
-from policies import bayes
-from policies.llm_pe import issues_context, pe_estimate, prior_mean_table
-from policies.scorable import (aspiration, blend_with_truth, choose_cues, choose_deal, deal_index, deal_view,
-                               echo_estimate, echo_with_words)
-from scenarios.scorable import Game, load_game
-from simcore.errors import IllegalMove
-from simcore.seeding import child, derive
-from simcore.transcript import Event
-
-# method id -> (display name, estimator, who estimates)
-METHODS: dict[str, tuple[str, str, str]] = {
-    "base-llm": ("Base-LLM", "none", "none"),
-    "base-om-p1": ("Base-OM (p1)", "om", "p1"),
-    "base-om-all": ("Base-OM (all)", "om", "all"),
-    "llm-pe-p1": ("LLM-PE (p1)", "pe", "p1"),
-    "llm-pe-all": ("LLM-PE (all)", "pe", "all"),
-    "proposed-p1": ("Proposed (p1)", "proposed", "p1"),
-    "proposed-all": ("Proposed (all)", "proposed", "all"),
-}
-
+from scenarios.scorable import Game, Issue
+from simcore.contract import Legal, illegal
+from simcore.seeding import child
+from simcore.transcript import Transcript
 
 def _note(source: str) -> dict:
     return {"source": source}
@@ -175,283 +168,315 @@ def speaking_order(n: int, turns: int, p1: int, rng: np.random.Generator) -> lis
     return order
 
 
-class TurnDraws:
-    """The draws of each turn that every method of one trial shares: the turn's generator
-    ``child(seq, "turn", t)`` and the speaker's cues, which are drawn from it first.
-
-    The speaking order and the speaker at turn t are the same for every method (common
-    random numbers), so the cues are too; a trial played with several methods computes
-    them once and hands each method a fresh generator positioned just after the cues --
-    exactly what drawing them again would give.
-    """
-
-    def __init__(self, game: Game, seq: np.random.SeedSequence, cues_per_turn: int):
-        self.game, self.seq, self.cues_per_turn = game, seq, cues_per_turn
-        self._cache: dict[tuple[int, int], tuple[list[dict], dict]] = {}
-
-    def get(self, t: int, speaker: int) -> tuple[list[dict], np.random.Generator]:
-        hit = self._cache.get((t, speaker))
-        if hit is None:
-            rng = child(self.seq, "turn", t)
-            cues = choose_cues(self.game, speaker, rng, self.cues_per_turn)
-            self._cache[(t, speaker)] = (cues, rng.bit_generator.state)
-            return cues, rng
-        cues, state = hit
-        bits = np.random.PCG64(0)
-        bits.state = state
-        return cues, np.random.Generator(bits)
-
-
-def _legal(game: Game, deal, policy: str) -> tuple[int, ...]:
-    deal = tuple(int(x) for x in deal)
-    if len(deal) != game.n_issues or any(not 0 <= o < k for o, k in zip(deal, game.option_counts)):
-        raise IllegalMove(f"a deal is one option per issue of game {game.id} {tuple(game.option_counts)}",
-                          policy=policy, move=deal)
-    return deal
-
-
-@attrs.frozen
-class SessionResult:
-    events: tuple[Event, ...] = attrs.field(converter=tuple)
-    record: dict = attrs.field(factory=dict)
-    fallbacks: int = 0
-    calls: dict = attrs.field(factory=dict)  # model-call counts per task (CallStats.task_counts)
-
-
-def _canonical(sig) -> tuple:
-    """A signal as what it says: a comparison that opposes the first item is the one that
-    prefers the second ("oppose B, A" says what "prefer A, B" says)."""
-    if sig.signal_type == "comparison" and sig.stance == "oppose":
-        return (sig.entity, sig.signal_type, (sig.items[1], sig.items[0]), "prefer")
-    return (sig.entity, sig.signal_type, tuple(sig.items), sig.stance)
-
-
-def readings_right(names, option_counts, meant, read) -> int:
-    """How many of the signals ``read`` from an utterance are among the cues the speaker was
-    asked to give (``meant``, the speak task's context), each cue matched at most once: the
-    intended content is known, so a parsed reading is scored against it (issue 20 item 6)."""
-    want = []
-    for cue in meant:
-        sig = bayes.resolve_signal(names, option_counts, cue)
-        if sig is not None:
-            want.append(_canonical(sig))
-    right = 0
-    for sig in read:
-        key = _canonical(sig)
-        if key in want:
-            want.remove(key)
-            right += 1
-    return right
-
-
 def session_order(game: Game, seq: np.random.SeedSequence) -> list[int]:
     """Who proposes at each entry of a session played from ``seq``: p1's opening, the 4N
-    turns, p1's final proposal."""
+    turns (drawn from ``child(seq, "order")``), p1's final proposal."""
     return [game.p1] + speaking_order(game.n_parties, game.turns, game.p1, child(seq, "order")) + [game.p1]
 
 
-def play_session(game: Game, method: str, seq: np.random.SeedSequence, *, settings: Settings = Settings(),
-                 backend: Any = None, run_id: str = "scorable/session", detail: bool = True,
-                 draws: TurnDraws | None = None, choose: Mapping[int, Any] | None = None) -> SessionResult:
-    """Play one negotiation with ``method``; ``detail`` records every turn (else only the result).
+@attrs.frozen
+class PartyInfo:
+    """What every party knows of a party: its name, short name and whether it holds a veto."""
 
-    ``draws`` shares the per-turn cues among several methods of the same trial (``seq``
-    and ``settings.cues_per_turn`` must be the ones it was made with).  ``choose`` gives some
-    parties (by index) a deal chooser of their own, called as ``choose[n](turn, level, builtin,
-    history)`` with ``builtin()`` the negotiator's (deal, info) and ``history`` the deals
-    proposed so far (simcore.env's seats)."""
-    from simcore.errors import InputError
-
-    if method not in METHODS:
-        raise InputError("method", repr(method), f"valid: {', '.join(METHODS)}")
-    if not isinstance(seq, np.random.SeedSequence):
-        from simcore.argcheck import seed_sequence
-
-        seq = seed_sequence(seq, "seq")
-    if draws is None:
-        draws = TurnDraws(game, seq, settings.cues_per_turn)
-    elif draws.seq is not seq or draws.game is not game or draws.cues_per_turn != settings.cues_per_turn:
-        raise ValueError("play_session: draws were made for another trial, game or cues_per_turn")
-    _name, estimator, who = METHODS[method]
-    client = ModelClient(backend if backend is not None else MockBackend())
-    N, T = game.n_parties, game.turns + 1
-    p1 = game.p1
-    names = [i.name for i in game.issues]
-    shorts = [p.short for p in game.parties]
-    truth = [np.concatenate([np.asarray(r, dtype=float) for r in p.scores]) for p in game.parties]  # flat tables
-    issues_ctx = issues_context(game)
-
-    def estimating(n: int) -> bool:
-        return who == "all" or (who == "p1" and n == p1)
-
-    # parties whose estimate some observer needs
-    observed = [j for j in range(N) if any(estimating(i) and i != j for i in range(N))]
-    space = bayes.hypothesis_space(game.option_counts) if estimator in ("om", "proposed") else None
-    posts = {j: bayes.Posterior(space) for j in observed} if space is not None else {}
-    prior = prior_mean_table(game)
-    shared = {j: prior for j in observed}  # the shared estimate of party j
-    heard: dict[int, list[dict]] = {j: [] for j in range(N)}
-    said: dict[int, list] = {j: [] for j in range(N)}  # the signals read from j's words, as Signal objects
-    proposed: dict[int, list[tuple[int, ...]]] = {j: [] for j in range(N)}
-    shown: dict[int, list[int]] = {j: [] for j in range(N)}  # indices of the deals j chose to put on the table
-    learnt = settings.acceptance_rule == "learnt"
-    mse_trace: list[float | None] = []
-    mse_cur = {j: round(bayes.table_mse(prior, truth[j]), 2) for j in observed}
-    events: list[Event] = []
-    order = session_order(game, seq)
-    history: list[tuple[int, ...]] = []
-    reading = [0, 0, 0]  # signals read, of them what the speaker meant, cues meant (issue 20 item 6)
-    views: dict[tuple[bool, int], tuple[Any, Any]] = {}  # (shared?, j) -> (source, DealView)
-
-    def view_of(j: int, use_shared: bool):
-        """j's estimate as the proposer uses it (the shared model's, or the echo stand-in),
-        rebuilt only when it has changed since the last turn."""
-        source = shared[j] if use_shared else (len(proposed[j]), len(said[j])) if settings.echo_history == "all" else (
-            proposed[j][-1] if proposed[j] else None, len(said[j]))
-        n_shown = len(shown[j]) if learnt else 0
-        hit = views.get((use_shared, j))
-        if hit is not None and hit[2] == n_shown and (hit[0] is source if use_shared else hit[0] == source):
-            return hit[1]
-        deals = proposed[j] if settings.echo_history == "all" else proposed[j][-1:]
-        est = shared[j] if use_shared else (echo_with_words(game, deals, said[j]) if settings.echo_words
-                                            else echo_estimate(game, deals))
-        if settings.implicit_knowledge > 0:
-            est = blend_with_truth(game, j, est, settings.implicit_knowledge)
-        view = deal_view(game, est, settings.acceptance_rule, settings.assumed_share, settings.assumed_threshold,
-                         shown[j])
-        views[(use_shared, j)] = (source, view, n_shown)
-        return view
-
-    for t, n in enumerate(order):
-        phase = "open" if t == 0 else ("final" if t == T else "turn")
-        if t == 0:
-            deal = _legal(game, game.initial_deal, f"{method} (p1's opening: the game's initial deal)")
-            info = {"own_score": game.score(p1, game.initial_deal)}
-        else:
-            level = aspiration(game, n, t, T, settings.concession_exponent, settings.aspiration_start,
-                               settings.aspiration_end)
-            if t == T and settings.final_aspiration is not None:
-                pn = game.parties[n]
-                level = pn.threshold + (pn.best - pn.threshold) * settings.final_aspiration
-
-            def builtin(n=n, level=level):
-                ests = {j: view_of(j, estimating(n)) for j in range(N) if j != n}
-                return choose_deal(game, n, level, ests, settings.assumed_threshold,
-                                   settings.acceptance_rule, settings.assumed_share, strict=settings.strict,
-                                   anchor=history[-1], max_changes=settings.amend_max_issues)
-
-            if choose is not None and n in choose:
-                deal, info = choose[n](t, level, builtin, tuple(history))
-            else:
-                deal, info = builtin()
-            deal = _legal(game, deal, f"{method} ({game.parties[n].name}'s choose_deal)")
-        cues, rng = draws.get(t, n)  # cues, then the speak, read and estimate calls, in that order
-        deal_ids = list(game.deal_ids(deal))
-        text = client.ask(SPEAK, rng, fallback=lambda: "We propose " + ", ".join(deal_ids) + ".",
-                          speaker=game.parties[n].name, issues=issues_ctx, deal=deal_ids, cues=cues)
-        read = client.ask(EXTRACT, rng, fallback=lambda: {},
-                          speaker=game.parties[n].name, issues=issues_ctx, deal=deal_ids, utterance=text)
-        raw = read.get(game.parties[n].name, [])
-        signals = [s for s in (bayes.resolve_signal(names, game.option_counts, r) for r in raw) if s is not None]
-        right = readings_right(names, game.option_counts, cues, signals)
-        reading[0] += len(signals)
-        reading[1] += right
-        reading[2] += len(cues)
-        history.append(deal)
-        proposed[n].append(deal)
-        if learnt and t > 0:  # p1's opening is the game's initial deal, not a deal p1 chose
-            shown[n].append(deal_index(game, deal))
-        heard[n] += [dict(r, turn=t) for r in raw]
-        said[n] += signals
-        est_note: dict[str, Any] = {}
-        if n in shared:
-            if space is not None:
-                post = posts[n]
-                post.update(deal, bayes.conceder_target(t, T, settings.assumed_reservation), settings.sigma,
-                            signals if estimator == "proposed" else (), settings.floor)
-                shared[n] = post.estimate()
-                if detail:
-                    est_note["top"] = [[space.describe(r, s, names), float(f"{p:.3g}")] for r, s, p in post.top(settings.top_k)]
-            else:
-                table, _ok = pe_estimate(client, game, n, proposed[n], heard[n], rng)
-                shared[n] = table
-                if detail:
-                    est_note["table"] = {nm: [round(float(x), 1) for x in row] for nm, row in zip(names, shared[n])}
-        if n in mse_cur:
-            mse_cur[n] = round(bayes.table_mse(shared[n], truth[n]), 2)
-        mse_now = {shorts[j]: mse_cur[j] for j in observed}
-        p1_view = [mse_cur[j] for j in observed if j != p1] if estimating(p1) else []
-        mse_trace.append(sum(p1_view) / len(p1_view) if p1_view else None)
-        if detail:
-            hidden = {"cues_meant": cues, **info}
-            if est_note:
-                hidden["estimate_of_speaker"] = est_note
-            if mse_now:
-                hidden["mse"] = mse_now
-            events.append(Event(run=run_id, seq=t, speaker=shorts[n], phase=phase, round=t,
-                                intent={"deal": deal_ids}, text=text, cues={"signals": raw}, hidden=hidden))
-
-    final = history[-1]
-    acc = game.accepts(final, settings.strict)
-    far = all(acc)
-    par = game.passes(final, settings.strict)
-    lar = any(game.passes(d, settings.strict) for d in history)
-    mse_p1 = {shorts[j]: bayes.table_mse(shared[j], truth[j]) for j in range(N) if j != p1 and j in shared
-              and estimating(p1)}
-    record = {"method": method, "final": game.deal_str(final), "accepted_by": [shorts[j] for j in range(N) if acc[j]],
-              "FAR": far, "PAR": par, "LAR": lar, "mse": mse_p1, "readings": reading,
-              "fallbacks": client.stats.fallbacks,
-              "calls": client.stats.calls}
-    result_event = Event(run=run_id, seq=len(history), speaker="protocol", phase="result", round=T,
-                         intent={"deal": list(game.deal_ids(final))},
-                         text=f"final deal {game.deal_str(final)}: accepted by {len(record['accepted_by'])}/{N}; "
-                              f"{'passes' if par else 'fails'}",
-                         hidden={**{k: v for k, v in record.items() if k != "mse"},
-                                 "mse": {k: round(v, 2) for k, v in mse_p1.items()},
-                                 "game": game.id, "parties": shorts})
-    events.append(result_event)
-    record["mse_trace"] = mse_trace if mse_p1 else []  # p1's average MSE after each turn
-    return SessionResult(events=events, record=record, fallbacks=client.stats.fallbacks,
-                         calls=client.stats.task_counts())
+    name: str
+    short: str
+    veto: bool
 
 
-class ScorableProtocol:
-    """Registered protocol object (``scorable-v1``); takes every :class:`Settings` field as a
-    keyword (``PARAMS``, read by ``--list-params``)."""
+@attrs.frozen(eq=False)
+class PublicGame:
+    """The public facts of a scorable game: its issues, the parties (without their score
+    tables and thresholds, which are each party's own), p1, the initial deal and the number
+    of turns.  Deals are tuples of option indices, one per issue."""
 
-    PARAMS = Settings
+    id: str
+    issues: tuple[Issue, ...]
+    parties: tuple[PartyInfo, ...]
+    p1: int
+    initial_deal: tuple[int, ...]
+    turns: int
 
-    def __init__(self, game: str = "harbour-sport-park", **settings: Any):
-        self.game = load_game(game)
-        self.settings = Settings(**settings)
+    @property
+    def option_counts(self) -> tuple[int, ...]:
+        return tuple(len(i.options) for i in self.issues)
 
-    def conformance_run(self, policy_id: str, seed: int) -> list[Event]:
-        from simcore.registry import resolve
+    @property
+    def n_deals(self) -> int:
+        return int(math.prod(self.option_counts))
 
-        method = resolve("policy", policy_id).meta["method"]
-        res = play_session(self.game, method, derive(seed, "scorable", "conformance", method),
-                           settings=self.settings, run_id=f"scorable/conformance/{method}/s{seed}")
-        return list(res.events)
+    def deal_ids(self, deal) -> tuple[str, ...]:
+        """The option ids of ``deal`` (``("A1", "B2", ...)``)."""
+        return tuple(iss.option_id(int(k)) for iss, k in zip(self.issues, deal))
+
+
+@functools.lru_cache(maxsize=16)
+def public_game(game: Game) -> PublicGame:
+    """``game``'s :class:`PublicGame` (one per game)."""
+    return PublicGame(game.id, game.issues, tuple(PartyInfo(p.name, p.short, p.veto) for p in game.parties),
+                      game.p1, tuple(game.initial_deal), game.turns)
+
+
+class Proposal(NamedTuple):
+    """A party's turn: the deal (one option index per issue), the words, and the notes its
+    side makes of the turn, recorded in the turn's event as given: ``reading`` (the event's
+    ``cues``: what the listeners read from the words) and ``hidden`` (private notes: a
+    mapping, or a function of no arguments returning one, called when the transcript is
+    first read -- notes costly to make are then made only for a transcript someone reads).
+    A proposal without words is a *structured* decision: a seat's voice puts it into words
+    (:class:`simcore.systems.scorable.agents.VoicedSeat`)."""
+
+    deal: Any
+    text: str = ""
+    reading: Optional[Mapping[str, Any]] = None
+    hidden: Any = None
+
+
+class Turn(NamedTuple):
+    """One public turn: the proposer (its index among the game's parties), the deal, the words."""
+
+    party: int
+    deal: tuple
+    text: str
+
+
+class Observation(NamedTuple):
+    """What the party to act knows: its seat and index, the turn (0 .. ``last_turn``), the
+    public record, the game's public facts, and its own party (its score table and
+    threshold: :class:`scenarios.scorable.Party`).  Never another party's table."""
+
+    seat: str
+    party: int
+    turn: int
+    last_turn: int
+    history: tuple[Turn, ...]
+    game: PublicGame
+    own: Any
+    #: the one decision of this game: a proposal
+    step = "propose"
+
+    @property
+    def final(self) -> bool:
+        """True at p1's final proposal (the deal that decides the session)."""
+        return self.turn == self.last_turn
+
+    @property
+    def table(self) -> Optional[tuple]:
+        """The deal on the table (the latest proposal), None before the opening."""
+        return self.history[-1].deal if self.history else None
 
 
 @attrs.frozen
-class Method:
-    """A registered policy: one of the seven method configurations of the seed."""
+class Outcome:
+    """A finished session: the final deal, each party's acceptance of it, FAR (all accept),
+    PAR (it passes), LAR (some deal of the session passes) and every proposed deal in order."""
 
-    method: str = attrs.field(validator=attrs.validators.in_(tuple(METHODS)), metadata=_note(
-        "seed sec. 4.1 and Table 1: the seven method configurations (estimator x who estimates: p1 / all)"))
+    final: tuple
+    accepted: tuple
+    far: bool
+    par: bool
+    lar: bool
+    deals: tuple
 
-    @property
-    def name(self) -> str:
-        return METHODS[self.method][0]
 
-    @property
-    def estimator(self) -> str:
-        return METHODS[self.method][1]
+def as_deal(game: Any, deal: Any) -> Optional[tuple]:
+    """``deal`` as a deal of ``game`` (a :class:`Game` or :class:`PublicGame`): a tuple of one
+    integer option index per issue, each within its issue's options; None when it is not one."""
+    counts = game.option_counts
+    if type(deal) is tuple and len(deal) == len(counts):
+        for o, k in zip(deal, counts):
+            if type(o) is not int or not 0 <= o < k:
+                break
+        else:
+            return deal  # (the usual case: a tuple of ints, checked in one pass)
+    try:
+        items = tuple(deal)
+    except TypeError:
+        return None
+    if len(items) != len(counts) or not all(
+            isinstance(o, (int, np.integer)) and not isinstance(o, (bool, np.bool_)) and 0 <= o < k
+            for o, k in zip(items, counts)):
+        return None
+    return tuple(int(o) for o in items)
 
-    @property
-    def who(self) -> str:
-        return METHODS[self.method][2]
 
-    def play(self, game: Game, seq: np.random.SeedSequence, **kw: Any) -> SessionResult:
-        return play_session(game, self.method, seq, **kw)
+def deal_fault(game: Any, deal: Any) -> str:
+    """``""`` when ``deal`` is a deal of ``game`` (:func:`as_deal`), else why not."""
+    if as_deal(game, deal) is None:
+        return f"a deal is one option per issue of game {game.id} {tuple(game.option_counts)}"
+    return ""
+
+
+class ScorableGame:
+    """The scorable multi-party protocol (registered as ``scorable-v1``): ``ScorableGame(settings)``
+    or ``ScorableGame(**fields)`` (every :class:`Settings` field a keyword, ``PARAMS``, read by
+    ``--list-params``).  Of the settings the game reads ``threshold_test``; the others are the
+    built-in parties' (their set-up reads them from here)."""
+
+    PARAMS = Settings
+    system = "scorable"
+
+    def __init__(self, settings: Optional[Settings] = None, **fields: Any):
+        base = Settings() if settings is None else settings
+        self.settings = attrs.evolve(base, **fields) if fields else base
+
+    def start(self, game: Game, order: Sequence[int], run_id: str) -> "ScorableState":
+        """A session of ``game`` with the speaking ``order`` (:func:`session_order`: p1, the
+        ``game.turns`` turns, p1), its transcript under ``run_id``."""
+        order = tuple(int(n) for n in order)
+        if len(order) != game.turns + 2 or order[0] != game.p1 or order[-1] != game.p1 or not all(
+                0 <= n < game.n_parties for n in order):
+            raise ValueError(f"a speaking order of {game.id} is p1, {game.turns} turns of its {game.n_parties} "
+                             f"parties, p1; got {order!r}")
+        return ScorableState(self, game, order, run_id)
+
+    def seats(self, state: "ScorableState") -> tuple[str, ...]:
+        return state.seats
+
+    # -- the finite view (simcore.env): deal i of the game's deals, in lexicographic order --
+    def action_count(self, state: "ScorableState", seat: str) -> int:
+        return state.scenario.n_deals
+
+    def decision(self, state: "ScorableState", seat: str, index: int) -> Proposal:
+        """Deal ``index`` of :attr:`scenarios.scorable.Game.deals` (lexicographic order), without words."""
+        return Proposal(tuple(int(x) for x in state.scenario.deals[index]))
+
+    def mask(self, state: "ScorableState", seat: str) -> list[bool]:
+        n = state.scenario.n_deals
+        if state.to_act != seat:
+            return [False] * n
+        if state.turn == 0:
+            out = [False] * n
+            out[int(np.ravel_multi_index(state.opening, state.scenario.option_counts))] = True
+            return out
+        return [True] * n
+
+    def feature_count(self, game: Game) -> int:
+        return 5 + (game.n_parties + 2) * sum(game.option_counts)
+
+    def features(self, state: "ScorableState", seat: str) -> np.ndarray:
+        """The seat's observation as numbers (:meth:`feature_count` of them), K being the
+        number of options of all issues: the share of the session played (turn / T); 1 at
+        the seat's own final proposal; 1 when it is the seat's turn; its threshold and its
+        score of the deal on the table, each divided by its best score; then per option
+        (issue by issue) its own score of the option divided by its best score (K); a 1
+        where the deal on the table holds the option (K); and for each party in the game's
+        order, the share of that party's proposals so far holding each option (K each:
+        the public record)."""
+        g = state.scenario
+        counts = g.option_counts
+        K = sum(counts)
+        starts = np.cumsum((0,) + counts[:-1])
+        n = state.seats.index(seat)
+        me = g.parties[n]
+        best = me.best or 1.0
+        out = np.zeros(5 + (g.n_parties + 2) * K, dtype=np.float32)
+        mine = state.to_act == seat
+        out[0] = state.turn / state.last_turn
+        out[1] = float(mine and state.turn == state.last_turn)
+        out[2] = float(mine)
+        out[3] = me.threshold / best
+        out[5:5 + K] = [x / best for row in me.scores for x in row]
+        if state.history:
+            table = state.history[-1].deal
+            out[4] = g.score(n, table) / best
+            out[5 + K + starts + np.asarray(table)] = 1.0
+        by = np.zeros((g.n_parties, K))
+        made = np.zeros(g.n_parties)
+        for turn in state.history:
+            by[turn.party, starts + np.asarray(turn.deal)] += 1.0
+            made[turn.party] += 1.0
+        out[5 + 2 * K:] = (by / np.maximum(made, 1.0)[:, None]).ravel()
+        return out
+
+
+class ScorableState:
+    """One scorable session in progress (the contract's ``State``).  ``turn`` is the entry
+    to play next (0 .. ``last_turn``); ``history`` the public turns so far."""
+
+    def __init__(self, game: ScorableGame, scenario: Game, order: tuple[int, ...], run_id: str):
+        self.game, self.scenario, self.order = game, scenario, order
+        self.seats: tuple[str, ...] = tuple(p.short for p in scenario.parties)
+        self.public = public_game(scenario)
+        self.opening: tuple[int, ...] = tuple(int(x) for x in scenario.initial_deal)
+        self.strict = game.settings.strict
+        self.transcript = Transcript(run_id)
+        self.turn = 0
+        self.last_turn = scenario.turns + 1
+        self.history: tuple[Turn, ...] = ()
+        #: the seat to act (p1 opens), None once over
+        self.to_act: Optional[str] = self.seats[order[0]]
+        self.outcome: Optional[Outcome] = None
+        self._deals: Optional[tuple] = None
+
+    # -- the contract ------------------------------------------------------------------
+    def observe(self, seat: str) -> Observation:
+        n = self.seats.index(seat)
+        return Observation(seat, n, self.turn, self.last_turn, self.history, self.public, self.scenario.parties[n])
+
+    def legal(self, seat: str) -> Legal:
+        if seat != self.to_act:
+            why = "the negotiation is over" if self.to_act is None else f"it is not {seat}'s turn"
+            return Legal("propose", f"nothing ({why})", lambda action: why, ())
+        if self.turn == 0:
+            decisions = (self.opening,)
+            describe = f"a Proposal of the game's initial deal {' '.join(self.scenario.deal_ids(self.opening))}"
+        else:
+            if self._deals is None:
+                self._deals = tuple(tuple(int(x) for x in d) for d in self.scenario.deals)
+            decisions = self._deals
+            describe = f"a Proposal of any deal of {self.scenario.id}: one option per issue"
+        return Legal("propose", describe, self._fault, decisions)
+
+    def _fault(self, action: Any) -> str:
+        """Why ``action`` is not legal now, or ``""``."""
+        return self._check(action)[0]
+
+    def _check(self, action: Any) -> tuple[str, Any]:
+        """``(why action is not legal now, or "";  the deal it plays, as a tuple of ints)``."""
+        if type(action) is not Proposal and not isinstance(action, Proposal):
+            return f"act() must return a simcore.protocols.scorable.Proposal, not {type(action).__name__}", None
+        deal = as_deal(self.scenario, action.deal)
+        if deal is None:
+            return deal_fault(self.scenario, action.deal), None
+        if self.turn == 0 and deal != self.opening:
+            return (f"p1's opening is the game's initial deal {' '.join(self.scenario.deal_ids(self.opening))}",
+                    None)
+        if type(action.text) is not str:
+            return f"the words must be a string, not {type(action.text).__name__}", None
+        return "", deal
+
+    def apply(self, action: Any) -> None:
+        if self.to_act is None:
+            raise illegal("the negotiation is over", action)
+        why, deal = self._check(action)
+        if why:
+            raise illegal(why, action)
+        t = self.turn
+        n = self.order[t]
+        self.history += (Turn(n, deal, action.text),)
+        self.transcript.add_made(self._turn_event, t, n, deal, action)
+        t += 1
+        self.turn = t
+        if t > self.last_turn:
+            self._end()
+        else:
+            self.to_act = self.seats[self.order[t]]
+
+    def _turn_event(self, t: int, n: int, deal: tuple, action: Proposal) -> tuple:
+        """A turn's event: the deal's option ids, the words, the proposal's reading and notes."""
+        phase = "open" if t == 0 else ("final" if t == self.last_turn else "turn")
+        hidden = action.hidden
+        if callable(hidden):
+            hidden = hidden()
+        return (self.seats[n], phase, t, None, {"deal": list(self.scenario.deal_ids(deal))}, action.text,
+                action.reading, hidden)
+
+    def _end(self) -> None:
+        g, strict = self.scenario, self.strict
+        deals = tuple(turn.deal for turn in self.history)
+        final = deals[-1]
+        acc = g.accepts(final, strict)
+        par = g.passes(final, strict)
+        lar = any(g.passes(d, strict) for d in deals)
+        self.to_act = None
+        self.outcome = Outcome(final, acc, all(acc), par, lar, deals)

@@ -17,17 +17,15 @@ are skipped unparsed, so a large transcript costs one pass of string scanning.
 
 from __future__ import annotations
 
-import json
 import os
-from typing import Any, Callable
+from typing import Callable
 
 import attrs
 
 from simcore.errors import InputError
+from simcore.jsonread import read_json
 from simcore.report.checked import wrap
-from simcore.files import read_text
-from simcore.systems import STUDIES
-from simcore.textsafe import lone_surrogate
+from simcore.systems import STUDIES, system_of_study
 from simcore.transcript import Event, jsonl_lines
 from simcore.transcript import run_of_line as _run_of
 
@@ -74,7 +72,7 @@ class Robustness:
 
 def load_robustness(path: str) -> dict:
     """A robustness.json, checked for the shape the report reads."""
-    data = _json(path)
+    data = read_json(path)
     roles = data.get("roles") if isinstance(data, dict) else None
     if not isinstance(roles, dict) or data.get("system") not in STUDIES:
         raise InputError(path, "roles", "not a robustness summary written by this simcore version")
@@ -94,30 +92,9 @@ class Sweep:
     summary: dict
 
 
-def _json(path: str) -> Any:
-    text = read_text(path)
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"line {exc.lineno}", f"not valid JSON ({exc.msg})") from None
-    lone = lone_surrogate(text, data)
-    if lone is not None:
-        raise InputError(path, "", f"holds a lone surrogate ({lone}): not Unicode text")
-    return data
-
-
-def _system_of_study(study: str) -> str | None:
-    """``sweep.json``'s study is the study name ("mind") or its path ("simcore.systems.mind:STUDY";
-    sweeps written by simcore 0.1 name "simcore.studies.mind:STUDY")."""
-    for name, module in STUDIES.items():
-        if study == name or study.split(":")[0] in (module, f"simcore.studies.{name}"):
-            return name
-    return None
-
-
 def load_run(path: str) -> Run:
     mpath = os.path.join(path, "metrics.json")
-    metrics = _json(mpath)
+    metrics = read_json(mpath)
     if not isinstance(metrics, dict):
         raise InputError(mpath, "", "expected a JSON object")
     system = metrics.get("system")
@@ -129,10 +106,10 @@ def load_run(path: str) -> Run:
 
 def load_sweep(path: str) -> Sweep:
     spath = os.path.join(path, "sweep.json")
-    summary = _json(spath)
+    summary = read_json(spath)
     if not isinstance(summary, dict) or not isinstance(summary.get("points"), list):
         raise InputError(spath, "points", "missing: not a sweep summary written by this simcore version")
-    system = _system_of_study(str(summary.get("study", "")))
+    system = system_of_study(str(summary.get("study", "")))
     if system is None:
         raise InputError(spath, "study", f"{summary.get('study')!r} names no known system ({', '.join(STUDIES)})")
     failed, missing = summary.get("failed") or 0, summary.get("missing") or 0

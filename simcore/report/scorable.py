@@ -9,8 +9,7 @@ Passages: the party's proposal rule is simcore's stand-in for the LLM party
 
 from __future__ import annotations
 
-import math
-
+from simcore.metrics.proportions import wilson95
 from simcore.report import svg
 from simcore.report.load import need
 from simcore.report.page import esc, figure, missing, note, num, table
@@ -18,7 +17,6 @@ from simcore.report.model import decisions_html
 from simcore.report.steps import Step
 
 SYSTEM = "scorable"
-Z95 = 1.959964
 ESTIMATORS = {"base-llm": None, "base-om": "numeric-only Bayes: likelihood eq. 3",
               "llm-pe": "language layer's direct table",
               "proposed": "numeric x linguistic Bayes: likelihoods eq. 3 and eq. 4"}
@@ -33,14 +31,10 @@ def kind(run_id: str) -> str:
 
 
 def wilson(rate: float | None, n: int | None) -> tuple[float, float] | None:
-    """95% Wilson score interval of a rate over n trials (not degenerate at 0 and 1, unlike
-    rate +- 1.96 SE)."""
+    """95% Wilson score interval of a rate over n trials (:func:`simcore.metrics.proportions.wilson95`)."""
     if rate is None or not n:
         return None
-    z2 = Z95 * Z95
-    mid = (rate + z2 / (2 * n)) / (1 + z2 / n)
-    half = Z95 * math.sqrt(rate * (1 - rate) / n + z2 / (4 * n * n)) / (1 + z2 / n)
-    return (max(0.0, mid - half), min(1.0, mid + half))
+    return wilson95(round(rate * n), n)
 
 
 def fig_outcomes(m: dict) -> str:

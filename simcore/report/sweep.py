@@ -1,5 +1,6 @@
 """A sweep in the report: each headline metric against the swept parameter, with the
-95% interval ``sweep.json`` holds for every grid point (Student t over replicates).
+95% interval ``sweep.json`` holds for every grid point (a share's: Wilson over the pooled
+trials; any other metric's: Student t over replicates).
 
 One chart per headline metric; its lines are the variants / methods / pairings of the
 study (the middle part of ``results.<name>.<metric>``) and, with more than one grid

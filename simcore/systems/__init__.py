@@ -7,11 +7,24 @@ from __future__ import annotations
 import importlib.util
 
 STUDIES = {
-    "mind": "simcore.studies.mind",
-    "scorable": "simcore.studies.scorable",
+    "mind": "simcore.systems.mind",
+    "scorable": "simcore.systems.scorable",
     "astra": "simcore.systems.astra",
-    "dominance": "simcore.studies.dominance",
+    "dominance": "simcore.systems.dominance",
 }
+
+
+def system_of_study(path: object) -> str | None:
+    """The system a study names: its name (``"mind"``, as ``sweep.json`` gives it) or its path
+    (``"simcore.systems.mind:STUDY"``; sweep logs of simcore 0.1 name
+    ``"simcore.studies.mind:STUDY"``); None for another study."""
+    if not isinstance(path, str):
+        return None
+    module = path.split(":")[0]
+    for name, mod in STUDIES.items():
+        if path == name or module in (mod, f"simcore.studies.{name}"):
+            return name
+    return None
 
 
 def available() -> list[str]:

@@ -8,7 +8,7 @@ import click
 
 from scenarios.bilateral import load_domain
 from simcore.cli_options import (CommaChoice, FloatRange, SeatChoice, backend_options, backend_settings,
-                                 common_options)
+                                 common_options, seat_option)
 from simcore.errors import InputError
 from simcore.launch import launch
 from simcore.systems.astra.params import _parse_agent_params, _parse_partner_params
@@ -74,13 +74,16 @@ def _check_setups(domain_ref: str, setups) -> tuple:
                    "(counting that round); 0: no notice.")
 @click.option("--weights-sweep", is_flag=True, help="Also run the alpha/beta pairs of Table 4.")
 @click.option("--sweep-partner", type=click.Choice(tuple(PARTNERS)), default="base", show_default=True)
+@seat_option(SYSTEM, {"agent": "agent", "partner": "partner"},
+             "Who takes a seat in every episode: agent=POLICY or partner=POLICY, a registered id or "
+             "package.module:Class (your own agent, docs/api.md); over --agents / --partners.")
 @click.option("--plot", is_flag=True,
               help="Also write OUT/astra_offers.png (Figure 7: offers vs the Pareto frontier; needs matplotlib).")
 @backend_options
 def command(seed, workers, out, progress, domain, setups, partners, agents, base_partner, episodes, alpha, beta, w,
             top_n,
             solver, round_limit, no_deal_payoff, accept_rule, agent_params, partner_params, notice_rounds,
-            weights_sweep, sweep_partner, plot, backend, backend_args, record, replay):
+            weights_sweep, sweep_partner, seats, plot, backend, backend_args, record, replay):
     """ASTRA agent vs partner agents (paper Tables 1 and 4)."""
     setups = _check_setups(domain, [s.strip() for s in setups.split(",") if s.strip()])
     config = AstraConfig(seed=seed, domain=domain, setups=setups, partners=partners, agents=agents,
@@ -88,6 +91,7 @@ def command(seed, workers, out, progress, domain, setups, partners, agents, base
                          round_limit=round_limit, no_deal_payoff=no_deal_payoff, accept_rule=accept_rule,
                          agent_params=agent_params, partner_params=partner_params, notice_rounds=notice_rounds,
                          weights_sweep=weights_sweep, sweep_partner=sweep_partner, base_partner=base_partner,
+                         seats=seats,
                          **backend_settings(backend, backend_args, record, replay, workers))
     if plot:  # fail before the run, not after it
         try:  # (an optional extra)

@@ -112,9 +112,10 @@ def start(domain: Domain, seq, *, agent: Any = AGENTS["astra"], partner: Any = D
         return make("policy", pid, domain=domain, values=pv, client=p_client, rng=p_setup.rng, side="partner",
                     **overrides)
 
-    a = seat(agent, a_setup, name="agent", builtin=agent_builtin, aliases={"domain": domain, "values": domain.agent})
-    p = seat(partner, p_setup, name="partner", builtin=partner_builtin, aliases={"domain": domain, "values": pv},
-             role="partner")
+    a = seat(agent, a_setup, name="agent", builtin=agent_builtin,
+             aliases={"domain": domain, "values": domain.agent, "no_deal_payoff": no_deal_payoff})
+    p = seat(partner, p_setup, name="partner", builtin=partner_builtin,
+             aliases={"domain": domain, "values": pv, "no_deal_payoff": no_deal_payoff}, role="partner")
     agents = {"agent": VoicedSeat(a.agent, a_setup) if a.user else a.agent,
               "partner": VoicedSeat(p.agent, p_setup) if p.user else p.agent}
     # the astra.partner role is Partner-Base's: played on a backend only when the base stand-in sits there
@@ -141,13 +142,6 @@ def start(domain: Domain, seq, *, agent: Any = AGENTS["astra"], partner: Any = D
 #: the options of :func:`episode_match` (the API's and the environment's)
 OPTIONS = ("agent", "partner", "domain", "setup", "rounds", "backend", "partner_values", "no_deal_payoff",
            "notice_rounds")
-
-
-def check_options(options) -> None:
-    """One line naming an option :func:`episode_match` does not take."""
-    bad = sorted(set(options) - set(OPTIONS))
-    if bad:
-        raise InputError("options", ", ".join(bad), f"valid: {', '.join(OPTIONS)}")
 
 
 def episode_match(seq, *, agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2",

@@ -57,6 +57,15 @@ def _check_seats(value) -> None:
             raise ValueError(f"agents: {why}")
 
 
+def _check_seat_values(value) -> None:
+    for seat_, policy in value:
+        if seat_ not in ("agent", "partner"):
+            raise ValueError(f"seats: astra has no seat {seat_!r}; seats: agent, partner")
+        why = seat_ref(policy, SYSTEM, seat_, ())
+        if why:
+            raise ValueError(f"seats: {seat_}={policy}: {why}")
+
+
 def _check_roles(value) -> tuple:
     return check_roles(value, SYSTEM)
 
@@ -114,18 +123,35 @@ class AstraConfig:
                                     validator=attrs.validators.in_(tuple(BASE_PARTNERS)))
     # roles played by a backend instead of their stand-in (--role ROLE=BACKEND; simcore.role_backends)
     roles: tuple = attrs.field(default=(), converter=lambda v: _check_roles(v))
+    # who takes a seat in every episode (--seat SEAT=POLICY): ((seat, policy), ...), over --agents / --partners
+    seats: tuple = attrs.field(default=(), converter=lambda v: tuple((str(a), str(b)) for a, b in v),
+                               validator=lambda _i, _a, v: _check_seat_values(v))
+
+    @property
+    def agent_seats(self) -> tuple:
+        """The agents the study plays: ``--seat agent=...`` if given, else ``agents``."""
+        return (dict(self.seats)["agent"],) if "agent" in dict(self.seats) else self.agents
+
+    @property
+    def partner_seats(self) -> tuple:
+        """The partners the study plays: ``--seat partner=...`` if given, else ``partners``."""
+        return (dict(self.seats)["partner"],) if "partner" in dict(self.seats) else self.partners
 
 
 class AstraStudy:
     #: the metrics a sweep shows on the terminal (Table 1's columns; --metrics chooses others)
     sweep_headline = ("results.*.agent_score_all", "results.*.partner_score_all", "results.*.agreement_rate", "results.*.walk_away_rate")
+    #: the shares among the metrics, with the metric counting each one's trials (a sweep gives
+    #: them Wilson intervals: simcore.metrics.proportions)
+    sweep_shares = {f"{block}.*.{rate}": "episodes" for block in ("results", "by_setup")
+                    for rate in ("agreement_rate", "walk_away_rate")}
     name = SYSTEM
 
     def jobs(self, config: AstraConfig) -> list[Job]:
         main = (config.alpha, config.beta)
         keys = []
-        for agent in config.agents:
-            for partner in config.partners:
+        for agent in config.agent_seats:
+            for partner in config.partner_seats:
                 for setup in config.setups:
                     keys.append((agent, partner, setup, wkey(*main)))
         if config.weights_sweep:
@@ -170,7 +196,7 @@ class AstraStudy:
         for out in outputs:
             agent, partner, setup, wk = out.key
             recs = list(out.record["episodes"])
-            if wk == main and agent in config.agents and partner in config.partners:
+            if wk == main and agent in config.agent_seats and partner in config.partner_seats:
                 if setup in headline:
                     by_pair.setdefault(f"{agent}__{partner}", []).extend(recs)
                 by_setup.setdefault(f"{agent}__{partner}__{setup}", []).extend(recs)
