@@ -38,8 +38,10 @@ then the highest partner score under the IPP.
 
 from __future__ import annotations
 
-import bisect
+import functools
 import statistics
+from bisect import bisect_left
+from collections.abc import Mapping
 from typing import Optional
 
 import attrs
@@ -108,6 +110,37 @@ PARTNER_PARAMS = {
 
 _RANKED: dict = caches.memo("policies.partners: each side's ranking of a domain's outcomes")  # pure data
 
+_OFFER_KEYS = ("mode", "target")
+#: an Action from its fields in order (the named tuple's ``_make``: one tuple in, no argument parsing)
+_action = Action._make
+
+
+class OfferIntent(Mapping):
+    """The intent of an offer move: ``{"mode": "offer", "target": the target it offered at,
+    rounded to 4 places}``, read from the target when it is read (the transcript reads it
+    when its events are made; a negotiation nobody reads never rounds its targets)."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: float):
+        self.target = target
+
+    def __getitem__(self, key: str):
+        if key == "mode":
+            return "offer"
+        if key == "target":
+            return round(self.target, 4)
+        raise KeyError(key)
+
+    def __iter__(self):
+        return iter(_OFFER_KEYS)
+
+    def __len__(self) -> int:
+        return 2
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
 
 class Partner:
     """A rule-based partner (see the module docstring for the rules)."""
@@ -126,6 +159,7 @@ class Partner:
         self.my_offers: list[tuple] = []
         self.greeted = False
         self._ranked = None
+        self._concedes = not params.fixed and params.exponent is None  # (the time-based and the fixed never do)
         #: the astra.partner role on a backend (a :class:`mockllm.roles_astra.PartnerRole`, set by the
         #: study for ``--role astra.partner=...``); None: the rule decides every move
         self.move_role = None
@@ -162,21 +196,34 @@ class Partner:
 
     def pick(self, target: float) -> tuple:
         """Lowest own score >= target; ties: most units to the agent, then enumeration order."""
-        d = self.domain
-        if self._ranked is None:
-            key = (d.id, d.source, self.values, self.role)
-            self._ranked = _RANKED.get(key)
-            if self._ranked is None:
-                given = d.agent_units  # units of the integer issues to the agent, per outcome
-                if self.role == "agent":  # "most units to the other side" from the agent's seat
-                    given = [-g for g in given]
-                order = sorted(range(len(d.outcomes)), key=lambda i: (self.scores[i], -given[i], i))
-                self._ranked = _RANKED[key] = ([self.scores[i] for i in order], [d.outcomes[i] for i in order])
-        scores, outs = self._ranked
-        k = bisect.bisect_left(scores, target - 1e-9)
+        ranked = self._ranked
+        if ranked is None:
+            ranked = self._ranking()
+        scores, outs = ranked
+        k = bisect_left(scores, target - 1e-9)
         if k >= len(outs):  # target above everything: the own best outcome
-            return d.outcomes[max(range(len(self.scores)), key=lambda i: (self.scores[i], -i))]
+            return self.domain.outcomes[max(range(len(self.scores)), key=lambda i: (self.scores[i], -i))]
         return outs[k]
+
+    def _ranking(self) -> tuple:
+        """:meth:`pick`'s order of the outcomes, ``([own score], [outcome])``: own score
+        ascending, ties by most units to the other side, then enumeration order (kept per
+        domain, values and seat)."""
+        d = self.domain
+        key = (d.id, d.source, self.values, self.role)
+        ranked = _RANKED.get(key)
+        if ranked is None:
+            # the key (own score, most units to the other side first, index), sorted stably by one part
+            # at a time, the last part first; each unit of an integer issue goes to one side or the
+            # other, so "most units to the other side first" is the agent's units descending from the
+            # partner's seat and ascending from the agent's
+            units = d.agent_units  # units of the integer issues to the agent, per outcome
+            second = [-g for g in units] if self.role == "partner" else units
+            order = sorted(range(len(d.outcomes)), key=second.__getitem__)
+            order.sort(key=self.scores.__getitem__)
+            ranked = _RANKED[key] = ([self.scores[i] for i in order], [d.outcomes[i] for i in order])
+        self._ranked = ranked
+        return ranked
 
     def own_score(self, outcome) -> float:
         """``domain.score(values, outcome, role)``, looked up in the domain's score table."""
@@ -187,7 +234,7 @@ class Partner:
 
     def _concede(self) -> None:
         p = self.p
-        if p.fixed or p.exponent is not None:
+        if not self._concedes:
             return
         n = len(self.my_offers)
         if n and n % p.concede_every == 0:
@@ -196,27 +243,33 @@ class Partner:
     # --- the turn ------------------------------------------------------------
     def act(self, obs: Observation) -> Action:
         """The turn: :meth:`decide` the move by the rules, then :meth:`say` it."""
-        history, other = obs.history, self.other
-        last = history[-1] if history else None  # (turns alternate: the latest is the other side's)
-        if last is not None and last.speaker != other:
-            last = obs.last(other)
+        other, history = self.other, obs.history
+        last = history[-1] if history else None
+        if last is not None and last.speaker == other:  # (turns alternate: the latest is the other side's)
+            on_table = last.offer  # (an offer it made is the one on the table)
+            if on_table is None:
+                table = obs.table
+                on_table = table.offer if table is not None and table.speaker == other else None
+        else:
+            table, last = obs.table, obs.last(other)
+            on_table = table.offer if table is not None and table.speaker == other else None
         question = self.question_in(last.text) if last is not None and last.kind == "talk" else None
-        table = last if last is not None and last.offer is not None else obs.table
-        on_table = table.offer if table is not None and table.speaker == other else None
         role = self.move_role  # the astra.partner role on a backend, the rule's move as its fallback (or None)
         if role is None:
             kind, offer, note = self.decide(obs.round, obs.round_limit, obs.deadline_warned, on_table, question)
             taken = None
         else:
             kind, offer, note = self.decide(obs.round, obs.round_limit, obs.deadline_warned, on_table, question,
-                                            lambda on_table, offer: role.choose(self, obs, on_table, offer))
-            taken = getattr(role, "notes", None) if kind != "talk" else None  # (asked: decide consulted the role)
-        text, stated = self.say(kind, offer, note) if self.client is not None else ("", None)
-        intent, hidden = self.move_notes(kind, note)
-        if taken:  # the model's exchange, for the step-through (mockllm.exchanges)
-            hidden = {**hidden, "model_decisions": list(taken)}
-            taken.clear()
-        return Action(kind, text, stated, intent, hidden, offer)
+                                            functools.partial(role.choose, self, obs))
+            notes = getattr(role, "notes", None) if kind != "talk" else None  # (asked: decide consulted the role)
+            taken = list(notes) if notes else None  # the model's exchange, for the step-through (mockllm.exchanges)
+            if notes:
+                notes.clear()
+        text, stated = ("", None) if self.client is None else self.say(kind, offer, note)
+        intent, hidden = (OfferIntent(note), _NOTHING) if kind == "offer" else self.move_notes(kind, note)
+        if taken:
+            hidden = {**hidden, "model_decisions": taken}
+        return _action((kind, text, stated, intent, hidden, offer))
 
     @staticmethod
     def question_in(text: str) -> Optional[str]:
@@ -241,20 +294,28 @@ class Partner:
         if question is not None:
             return "talk", None, question
         target = self._aspiration(rnd, round_limit)
+        p = self.p
         own = level = None
         accept = False
         if on_table is not None:
-            own = self.own_score(on_table)
-            level = self._accept_level(deadline_warned, target)
+            try:
+                own = self._own[on_table]
+            except (KeyError, TypeError):  # (not an outcome tuple of this domain)
+                own = self.own_score(on_table)
+            level = target if p.exponent is not None else self._accept_level(deadline_warned, target)
             accept = own >= level - 1e-9
-        offer = None if accept else self._counter(target)
+        if accept:
+            offer = None
+        else:
+            offer = self.pick(target) if p.repeat_limit is None else self._counter(target)
         if choose is not None:
             offer = choose(on_table, offer)
             accept = offer is None
         if accept:
             return "accept", None, (own, level)
         self.my_offers.append(offer)
-        self._concede()
+        if self._concedes:
+            self._concede()
         return "offer", offer, target
 
     def say(self, kind: str, offer: Optional[tuple], note) -> tuple:
@@ -277,12 +338,13 @@ class Partner:
         return speak(self.client, self.rng, self.role, "offer", self.domain.state_offer(offer, self.role),
                      None, mention)
 
-    def move_notes(self, kind: str, note) -> tuple[dict, dict]:
+    def move_notes(self, kind: str, note) -> tuple[Mapping, Mapping]:
         """The intent and the hidden part of the move :meth:`decide` noted, as :meth:`act`
-        gives them (an answer's hidden part: the order it answered from, the transcript's
-        record of what the answer meant; simcore.noise marks an unclear or misread answer by it)."""
+        gives them (an offer's intent: :class:`OfferIntent`; an answer's hidden part: the
+        order it answered from, the transcript's record of what the answer meant;
+        simcore.noise marks an unclear or misread answer by it)."""
         if kind == "offer":
-            return {"mode": "offer", "target": round(note, 4)}, _NOTHING
+            return OfferIntent(note), _NOTHING
         if kind == "accept":
             return {"mode": "accept", "own_score": note[0], "level": note[1]}, _NOTHING
         if note is None:
@@ -290,7 +352,8 @@ class Partner:
         return {"mode": "answer", "question": note}, {"order": list(self.order)}
 
     def _counter(self, target: float) -> tuple:
-        """The rule's counter-offer at ``target`` (with the one-sided repeat limit)."""
+        """The rule's counter-offer at ``target`` with the one-sided repeat limit (without a
+        limit: :meth:`pick`)."""
         offer = self.pick(target)
         if self.p.repeat_limit is not None and len(self.my_offers) >= self.p.repeat_limit:
             recent = self.my_offers[-self.p.repeat_limit:]

@@ -144,33 +144,40 @@ class Transcript:
     transcript from then on: neither the game nor an agent changes it afterwards.  A
     transcript pickles as its events."""
 
-    __slots__ = ("run", "_rows", "_built")
+    __slots__ = ("run", "_makes", "_rows", "_built")
 
     def __init__(self, run: str):
         self.run = run
+        #: per event, the function that makes its fields from its row (None: the row is its fields)
+        #: and the row (two lists: no pair per event for the garbage collector to walk)
+        self._makes: list = []
         self._rows: list[tuple] = []
         self._built: list[Event] = []
 
     def add(self, speaker: str, phase: str, round: int = 0, item: str | None = None, intent: Any = None,
             text: str = "", cues: Any = None, hidden: Any = None) -> None:
         """Record the next event (``None`` payloads are empty dicts)."""
-        self._rows.append((None, speaker, phase, round, item, intent, text, cues, hidden))
+        self._makes.append(None)
+        self._rows.append((speaker, phase, round, item, intent, text, cues, hidden))
 
     def add_made(self, make, *values: Any) -> None:
         """Record the next event as ``make(*values)``, which returns its fields as :meth:`add`
         takes them (speaker, phase, round, item, intent, text, cues, hidden), called when the
-        transcript is first read."""
-        self._rows.append((make, *values))
+        transcript is first read.  ``make`` and ``values`` are kept until then: they should
+        not refer to the game's state (a state's bound method would keep the state alive as
+        long as its transcript, and make a reference cycle of the two that only the garbage
+        collector frees)."""
+        self._makes.append(make)
+        self._rows.append(values)
 
     def events(self) -> tuple[Event, ...]:
         """Every event so far."""
-        built, rows = self._built, self._rows
+        built, makes, rows = self._built, self._makes, self._rows
         if len(built) < len(rows):
             run = self.run
             for seq in range(len(built), len(rows)):
-                row = rows[seq]
-                make = row[0]
-                fields = row[1:] if make is None else make(*row[1:])
+                make = makes[seq]
+                fields = rows[seq] if make is None else make(*rows[seq])
                 speaker, phase, round_, item, intent, text, cues, hidden = fields
                 built.append(Event(run, seq, speaker, phase, round_, item, {} if intent is None else intent, text,
                                    {} if cues is None else cues, {} if hidden is None else hidden))

@@ -1,6 +1,9 @@
 """ASTRA's rules from constructed histories: stage 1, tactics (Table 5), decisions
 (section 2.2), the consistency checker (Appendix A.1) and the protocol's checks."""
 
+import gc
+import weakref
+
 import numpy as np
 import pytest
 
@@ -327,6 +330,32 @@ def test_two_time_based_partners_can_negotiate_for_100_rounds():
     assert own == sorted(own, reverse=True)  # an aspiration agent never raises its demand
 
 
+def test_a_finished_negotiation_is_freed_by_reference_counting():
+    """The transcript (kept by the episode) refers to nothing that refers back to the state:
+    with the garbage collector off, the state goes with its last reference and the rest with
+    the episode's; the events are still there to read."""
+    from policies.partners import make_partner
+
+    pv = CASINO.setup("integrative").partners[0]
+    a = make_partner("boulware", CASINO, CASINO.agent, None, np.random.default_rng(1), side="agent")
+    b = make_partner("boulware", CASINO, pv, None, np.random.default_rng(2))
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        state = AlternatingGame(round_limit=30).start(CASINO, CASINO.agent, pv, "astra/freed")
+        ep = play(state, {"agent": a, "partner": b})
+        gone = weakref.ref(state)
+        del state
+        assert gone() is None
+        assert ep.events[-1].phase == "end" and ep.events[2].intent["mode"] == "offer"
+        del ep
+        assert gc.collect() == 0  # (nothing left in reference cycles for the collector to find)
+    finally:
+        if was:
+            gc.enable()
+
+
 def test_default_option_orders_are_the_opposite_of_the_agents_own_values():
     """An agent seated with other values assumes the opposite of *its own* option orders."""
     research = load_domain("research-allocation-v1")
@@ -348,6 +377,37 @@ def test_partner_scores_from_the_table_equal_the_direct_scores(kind, side):
     assert p.own_score([3, 2, 0]) == CASINO.score(values, (3, 2, 0), side)  # not an outcome tuple: computed
     o = obs([("partner", (1, 1, 1))], rnd=14, warned=True)
     assert p.accept_level(o, p.aspiration(o)) == p.accept_level(o)
+
+
+@pytest.mark.parametrize("domain_id", ["casino-v1", "research-allocation-v1"])
+@pytest.mark.parametrize("side", ["agent", "partner"])
+def test_pick_ranks_by_own_score_then_most_units_to_the_other_side_then_enumeration(domain_id, side):
+    from policies.partners import make_partner
+
+    d = load_domain(domain_id)
+    values = d.agent if side == "agent" else d.setup("integrative").partners[0]
+    p = make_partner("base", d, values, None, np.random.default_rng(0), side=side)
+    total = sum(i.count for i in d.issues if i.kind == "integer")
+    other = [u if side == "partner" else total - u for u in d.agent_units]  # units to the other side
+    key = [(d.score(values, o, side), -other[i], i) for i, o in enumerate(d.outcomes)]
+    expected = [(d.outcomes[i], key[i][0]) for i in sorted(range(len(key)), key=key.__getitem__)]
+    assert list(p.ranked_outcomes()) == expected
+    assert p.pick(expected[3][1]) == next(o for o, s in expected if s >= expected[3][1] - 1e-9)
+
+
+def test_an_offer_moves_intent_is_its_target_rounded_to_four_places():
+    from policies.partners import OfferIntent, make_partner
+
+    intent = OfferIntent(30.123456789)
+    assert dict(intent) == {"mode": "offer", "target": 30.1235} == intent
+    assert intent.get("tactic") is None and len(intent) == 2 and list(intent) == ["mode", "target"]
+    pv = CASINO.setup("integrative").partners[0]
+    a = make_partner("boulware", CASINO, CASINO.agent, None, np.random.default_rng(1), side="agent")
+    b = make_partner("conceder", CASINO, pv, None, np.random.default_rng(2))
+    ep = play(AlternatingGame(round_limit=20).start(CASINO, CASINO.agent, pv, "astra/targets"), {"agent": a, "partner": b})
+    offers = [e for e in ep.events if e.phase == "offer"]
+    assert offers and all(e.intent["target"] == round({"agent": a, "partner": b}[e.speaker]._aspiration(e.round, 20), 4)
+                          and list(e.intent) == ["mode", "target", "offer", "offer_text"] for e in offers)
 
 
 def test_offers_only_negotiation_matches_the_one_with_words_at_zero_noise():

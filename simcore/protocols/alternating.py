@@ -110,6 +110,11 @@ class Observation(NamedTuple):
         return None
 
 
+#: the game's own constructors of its per-turn values from their fields in order (the named
+#: tuples' ``_make``: one tuple in, no argument parsing)
+_observation, _turn = Observation._make, Turn._make
+
+
 @attrs.frozen
 class Episode:
     """One negotiation's result; ``events`` its transcript."""
@@ -220,13 +225,19 @@ class AlternatingState:
         self.table: Optional[Turn] = None  # the latest turn that put a valid offer on the table
         self.warned = False
         self._invalid = 0
+        self._limit = game.round_limit
+        #: the round that starts with the deadline notice (0: none)
+        self._warn_round = game.round_limit - game.warn_rounds + 1 if game.warn_rounds else 0
         self._outcomes = domain.score_table(agent_values, "agent")  # every outcome, with the agent's score
         self._partner_scores = domain.score_table(partner_values, "partner")
+        #: what the transcript's turn events are made from: never the state itself (the transcript
+        #: outlives it and refers to nothing that refers back to it, so both go with their last reference)
+        self._scoring = (domain, self._outcomes, self._partner_scores)
         self._round_starts()
 
     # -- the contract ------------------------------------------------------------------
     def observe(self, seat: str) -> Observation:
-        return Observation(seat, self.round, self.game.round_limit, self.history, self.warned, self.values[seat])
+        return _observation((seat, self.round, self._limit, self.history, self.warned, self.values[seat]))
 
     def legal(self, seat: str) -> Legal:
         table = self.table
@@ -254,63 +265,52 @@ class AlternatingState:
             raise illegal("the negotiation is over", action)
         if type(action) is not Action and not isinstance(action, Action):
             raise illegal(f"act() must return an Action, not {type(action).__name__}", action)
-        kind, rnd = action.kind, self.round
+        kind, text, stated, _, _, offer = action
+        rnd = self.round
         if kind == "offer" or kind == "talk":
-            stated = action.stated
-            if stated is None and action.offer is not None:  # a decided outcome, not stated in words
-                offer, reason = action.offer, ""
+            if stated is None and offer is not None:  # a decided outcome, not stated in words
                 if offer not in self._outcomes:
                     raise illegal(f"the offer is not an outcome of {self.domain.id}", action)
+                reason = ""
             else:
                 offer, reason = _read_offer(self.domain, stated, role, kind)
-            self.transcript.add_made(self._turn_event, role, rnd, action, offer)
-            if reason:
-                self._invalid += 1
-                self.transcript.add("system", "invalid", rnd, None,
-                                    {"player": role, "reason": reason, "stated": stated},
-                                    f"{role}'s offer rejected: {reason}")
-            turn = Turn(role, kind if offer is None else "offer", action.text, offer, reason, rnd)
-            self.history += (turn,)
+            self.transcript.add_made(_turn_event, self._scoring, role, rnd, action, offer)
             if offer is not None:
-                self.table = turn
+                turn = self.table = _turn((role, "offer", text, offer, "", rnd))
+            else:
+                turn = _turn((role, kind, text, None, reason, rnd))
+                if reason:
+                    self._invalid += 1
+                    self.transcript.add("system", "invalid", rnd, None,
+                                        {"player": role, "reason": reason, "stated": stated},
+                                        f"{role}'s offer rejected: {reason}")
+            self.history += (turn,)
             if role == "partner":
                 self.to_act = "agent"
-            elif rnd == self.game.round_limit:
+            elif rnd == self._limit:
                 self._end("no_agreement", None, "")
             else:
                 self.to_act = "partner"
-                self.round = rnd + 1
-                self._round_starts()
+                self.round = rnd = rnd + 1
+                if rnd == self._warn_round:
+                    self._round_starts()
         elif kind == "accept":
             table = self.table
             if table is None or table.speaker == role:
                 raise illegal("ACCEPT is legal only with an offer of the other side on the table", action)
-            self.transcript.add(role, "accept", rnd, None, dict(action.intent), action.text, None,
-                                dict(action.hidden))
+            self.transcript.add(role, "accept", rnd, None, dict(action.intent), text, None, dict(action.hidden))
             self._end("agreement", table.offer, "")
         elif kind == "walk_away":
-            self.transcript.add(role, "walk_away", rnd, None, dict(action.intent), action.text, None,
-                                dict(action.hidden))
+            self.transcript.add(role, "walk_away", rnd, None, dict(action.intent), text, None, dict(action.hidden))
             self._end("walk_away", None, role)
         else:
             raise illegal(f"unknown kind {kind!r}; an action is one of {', '.join(ACTION_KINDS)}", action)
 
-    def _turn_event(self, role: str, rnd: int, action: Action, offer: Optional[tuple]) -> tuple:
-        """A talk or offer turn's event: the action's intent and notes, and for an offer the
-        outcome and its text in the intent, both sides' true scores in the hidden part."""
-        intent, hidden = dict(action.intent), dict(action.hidden)
-        if offer is not None:
-            intent["offer"] = list(offer)
-            intent["offer_text"] = self.domain.describe_outcome(offer)
-            hidden["true_scores"] = [self._outcomes[offer], self._partner_scores[offer]]
-        return role, intent.get("mode", action.kind), rnd, None, intent, action.text, None, hidden
-
     # -- the rules between turns ---------------------------------------------------------
     def _round_starts(self) -> None:
-        game = self.game
-        if not self.warned and game.warn_rounds and game.round_limit - self.round + 1 == game.warn_rounds:
+        if self.round == self._warn_round and not self.warned:
             self.warned = True
-            self.transcript.add("system", "deadline", self.round, None, None, game.notice())
+            self.transcript.add("system", "deadline", self.round, None, None, self.game.notice())
 
     def _end(self, status: str, outcome: Optional[tuple], walked_by: str) -> None:
         d, rnd = self.domain, self.round
@@ -320,18 +320,34 @@ class AlternatingState:
             sa = sp = float(d.batna)
         else:
             sa = sp = 0.0
-        self.transcript.add_made(self._end_event, status, outcome, rnd, walked_by, self._invalid, sa, sp)
+        self.transcript.add_made(_end_event, d, status, outcome, rnd, walked_by, self._invalid, sa, sp)
         self.to_act = None
         self.outcome = Episode(self.transcript, status, outcome, sa, sp, rnd, walked_by, self._invalid)
 
-    def _end_event(self, status, outcome, rnd, walked_by, invalid, sa, sp) -> tuple:
-        d = self.domain
-        text = {"agreement": "Deal reached.", "walk_away": f"The {walked_by} walked away.",
-                "no_agreement": "No agreement within the round limit."}[status]
-        intent = {"status": status, "outcome": list(outcome) if outcome is not None else None,
-                  "outcome_text": d.describe_outcome(outcome) if outcome is not None else None}
-        return ("system", "end", rnd, None, intent, text, None,
-                {"agent_score": sa, "partner_score": sp, "invalid_moves": invalid})
+
+def _turn_event(scoring: tuple, role: str, rnd: int, action: Action, offer: Optional[tuple]) -> tuple:
+    """A talk or offer turn's event (made when the transcript is read): the action's intent
+    and notes, and for an offer the outcome and its text in the intent, both sides' true
+    scores in the hidden part (``scoring``: the domain, the agent's and the partner's score
+    tables)."""
+    intent, hidden = dict(action.intent), dict(action.hidden)
+    if offer is not None:
+        domain, agent_scores, partner_scores = scoring
+        intent["offer"] = list(offer)
+        intent["offer_text"] = domain.describe_outcome(offer)
+        hidden["true_scores"] = [agent_scores[offer], partner_scores[offer]]
+    return role, intent.get("mode", action.kind), rnd, None, intent, action.text, None, hidden
+
+
+def _end_event(d: Domain, status, outcome, rnd, walked_by, invalid, sa, sp) -> tuple:
+    """The end event (made when the transcript is read): the status and the outcome, both
+    sides' scores and the invalid moves counted in the hidden part."""
+    text = {"agreement": "Deal reached.", "walk_away": f"The {walked_by} walked away.",
+            "no_agreement": "No agreement within the round limit."}[status]
+    intent = {"status": status, "outcome": list(outcome) if outcome is not None else None,
+              "outcome_text": d.describe_outcome(outcome) if outcome is not None else None}
+    return ("system", "end", rnd, None, intent, text, None,
+            {"agent_score": sa, "partner_score": sp, "invalid_moves": invalid})
 
 
 def _read_offer(domain, stated, role: str, kind: str) -> tuple:
