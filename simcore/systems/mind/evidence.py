@@ -74,7 +74,8 @@ def _roles():
             StandIn("blind-process", {"judge": "blind", "judge_overall": "process"},
                     "blind, overall of Reason-Value Validity, Opinion Change and Fluency",
                     "E16 'Evaluate based on the QUALITY of the negotiation process'"),
-            StandIn("informed", {"judge": "v1", "judge_overall": "all"}, "the v1 judge: reads each member's alpha",
+            StandIn("informed", {"judge": "v2", "judge_overall": "all"},
+                    "the v2 judge: reads each member's alpha and knows every reason B3-B4 give Base",
                     "a judge told the alphas E16's criteria 1-2 ask about (E17 does not give them)"),
         ),
         default="blind", task="mind.judge")

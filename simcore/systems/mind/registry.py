@@ -80,7 +80,7 @@ REGISTRY = [
 
 #: every registered MIND-family policy id, runnable by id as a variant (``--variants mind-v1,base-v2``)
 POLICY_IDS = tuple(e["id"] for e in REGISTRY if e["kind"] == "policy")
-JUDGES = ("blind", "v1")
+JUDGES = ("blind", "v1", "v2")
 
 
 def describe_scenario(_sid: str) -> str:
