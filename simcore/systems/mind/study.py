@@ -25,7 +25,7 @@ from simcore.argcheck import seat_ref
 from simcore import backends
 from simcore.errors import InputError
 from simcore.metrics.mind import outcome_metrics, tom_metrics
-from simcore.metrics.mind_figures import bootstrap_ci95, confusion
+from simcore.metrics.mind_figures import bootstrap_ci95, confusion, paired_ci95
 from simcore.metrics.mind_judge import CRITERIA, blind_evidence, compare, conversation_key, evidence, win_rates
 from simcore.readings import reading_totals
 from simcore.role_backends import check_roles, role_backend_label
@@ -236,6 +236,12 @@ class MindStudy:
                               generator(config.seed, SYSTEM, "ci95"), high_w=config.high_w)
         for variant in config.variants:
             results[variant]["ci95"] = ci95[variant]
+        if "base" in config.variants:
+            for variant in config.variants:
+                if variant != "base":
+                    results[variant]["ci95_minus_base"] = paired_ci95(
+                        _Groups(outputs, variant), _Groups(outputs, "base"),
+                        generator(config.seed, SYSTEM, "ci95-paired", variant), high_w=config.high_w)
         verdicts = [o.record["judge"] for o in outputs if "judge" in o.record]
         pair = judge_pair(config) or ("mind", "base")
         metrics = {
