@@ -71,3 +71,16 @@ def test_the_paired_interval_is_of_the_difference_on_the_same_groups():
         groups_b.append({"size": 2, "items": [dict(item, final="x" if hit else "y")]})
     same = paired_ci95(groups_a, groups_b, np.random.default_rng(1))
     assert same["F"] == [0.0, 0.0]  # identical plans group by group: no difference in any resample
+
+
+def test_scorable_far_claims_carry_a_newcombe_interval():
+    from simcore.systems.scorable import evidence as scorable_evidence
+
+    claims = {c.id: c for c in scorable_evidence.CLAIMS}
+    m = {"results": {"proposed-all": {"FAR": 0.6, "trials": 100}, "base-llm": {"FAR": 0.0, "trials": 100},
+                     "proposed-p1": {"FAR": 0.55, "trials": 100}}}
+    lo, hi = claims["proposed_all_above_base_llm"].interval(m)
+    assert 0.45 < lo < 0.6 < hi < 0.7  # far from zero: holds
+    lo, hi = claims["all_above_p1"].interval(m)
+    assert lo < 0 < hi  # five points on 100 trials each: inconclusive
+    assert claims["mse_below_base_om"].interval is None  # no per-trial spread recorded: no interval

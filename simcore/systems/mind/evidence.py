@@ -43,7 +43,7 @@ def _judge_interval(m):
     if win is None or not n:
         return None
     ci = stats.binomtest(round(win * n), n).proportion_ci(0.95)
-    return [ci.low - 0.5, ci.high - 0.5]
+    return [float(ci.low) - 0.5, float(ci.high) - 0.5]
 
 
 def _one_minus(value):
