@@ -17,8 +17,8 @@ won more of the comparable criteria.
 
 | criterion (E16) | blind evidence for one plan | restates |
 |---|---|---|
-| Negotiation Rationality | among the items settled by debate, the share whose final value is the Phase-1 value of a member whose Phase-1 words stated the highest stake on the item (every member, when none stated one) | Table 1's DHR, with stated stake for the hidden w |
-| Preference Alignment | member-items whose Phase-1 value is the final value, weighted by the stake the Phase-1 words stated (1 when none) | Table 1's F / S_total, with stated stake for the hidden w |
+| Negotiation Rationality | among the items settled by debate, the share whose final value is the Phase-1 value of a member whose Phase-1 words stated the highest stake on the item (items where no one stated a stake are left out; none left: not comparable) | Table 1's DHR, with stated stake for the hidden w |
+| Preference Alignment | member-items whose Phase-1 value is the final value, weighted by the stake the Phase-1 words stated (1 when none; no stake stated at all: not comparable) | Table 1's F / S_total, with stated stake for the hidden w |
 | Reason-Value Validity | share of votes and proposer turns that quote the value they act on and whose reason is consistent with the conversation (table below) | - |
 | Opinion Change Justification | as in the v1 judge (below), with the blind reason test | - |
 | Fluency & Naturalness | MATTR of the messages: with the mock this measures the variety of the templates a variant is worded with, not anything a policy decides | - |
