@@ -10,13 +10,13 @@ decision came from).
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Sequence
 
 import attrs
 
 from simcore.files import write_atomic
 from simcore.systems import STUDIES, part
-
 
 
 @attrs.frozen
@@ -106,7 +106,6 @@ def render_into(text: str, name: str, system: str | None = None) -> str:
 
 
 def main() -> None:  # python -m simcore.rules: rewrite the generated tables in a checkout
-    import os
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for fname, names in DOC_TABLES.items():

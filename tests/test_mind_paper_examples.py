@@ -8,7 +8,8 @@ import pytest
 from policies.mind import MindPolicy
 from policies.travel_common import Dissent, Me, group_middle, middle_ground
 from scenarios.travel import ITEMS
-from scenarios.travel_traces import TRACES, play
+from scenarios.travel_traces import TRACES
+from simcore.systems.mind.traces import play
 from simcore.registry import make, resolve as spec
 
 TRACE = {t.name: t for t in TRACES}

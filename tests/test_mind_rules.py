@@ -203,7 +203,8 @@ def test_consensus_iff_more_than_half_of_the_voters_agree(n_voters, data):
 
 def test_one_of_two_voters_is_not_consensus():
     """The paper's Scenario 4: a 2-1 split fails."""
-    from scenarios.travel_traces import TRACES, play
+    from scenarios.travel_traces import TRACES
+    from simcore.systems.mind.traces import play
 
     outcome, _ = play(next(t for t in TRACES if t.name == "rational-deadlock"))
     assert not outcome.consensus and outcome.final == "Budget"

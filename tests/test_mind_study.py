@@ -12,10 +12,11 @@ from mockllm.mock import MockBackend
 from mockllm.travel import PROPOSE, SPEAK
 from policies.mind import MindPolicy
 from scenarios.travel import CATALOGUE, ITEMS, contested_items, generate_group, soft_conflicts
-from scenarios.travel_traces import TRACES, play
+from scenarios.travel_traces import TRACES
 from simcore.cli import cli
-from simcore.systems.mind.match import play_group
 from simcore.systems.mind import STUDY, MindConfig
+from simcore.systems.mind.match import play_group
+from simcore.systems.mind.traces import play
 
 
 def test_catalogue_matches_appendix_a():

@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from simcore.errors import UnknownIdError
+
 STUDIES = {
     "mind": "simcore.systems.mind",
     "scorable": "simcore.systems.scorable",
@@ -49,10 +51,8 @@ def available() -> list[str]:
 
 def study(name: str):
     """The study object of system ``name`` (``make("study", "mind-study-v1")``)."""
-    import importlib
 
     if name not in STUDIES:
-        from simcore.errors import UnknownIdError
 
         raise UnknownIdError("system", name, STUDIES)
     return importlib.import_module(STUDIES[name]).STUDY
