@@ -13,7 +13,7 @@ and byte-identical whatever the worker count.  Those it answers with
 Such answers pass any server-side schema constraint, so they are what a weak model
 behind ``json_schema`` writes.  simcore must never crash on them: each is checked
 against the scenario, retried, then a counted fallback (``benchmarks/adversarial_answers.py``
-runs the campaign over the four systems; ``tests/test_adversarial_backend.py`` a small one).
+runs the campaign over the four systems; ``tests/language/test_adversarial_backend.py`` a small one).
 """
 
 from __future__ import annotations

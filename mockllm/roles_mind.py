@@ -46,7 +46,7 @@ evidence is equal (which the study settles with its fair coin, a draw the prompt
 the mock flips a coin of its own, keyed by the two conversations and the criterion so that
 swapping the plans swaps the letter, and its overall is the majority of its five letters.  So
 a run with the mock in the role has the stand-in run's verdict on every criterion the
-evidence decides, and may differ on the ties (tests/test_role_mind_judge.py).  An answer
+evidence decides, and may differ on the ties (tests/systems/mind/test_role_mind_judge.py).  An answer
 still unreadable after the client's repairs is a counted fallback to the stand-in's verdict.
 """
 

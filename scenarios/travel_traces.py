@@ -5,8 +5,8 @@ values and willingness are the paper's; where the paper's table leaves a value o
 choice is noted.  Each trace records the paper's outcome beside simcore's, with the
 reason where they differ.  :func:`play` negotiates a trace with a registered
 policy and returns the item outcome and the events; the golden playthrough files
-and ``tests/test_mind_paper_examples.py`` (each trace against the paper) and
-``tests/test_mind_study.py`` (each trace replayed) use them.
+and ``tests/systems/mind/test_mind_paper_examples.py`` (each trace against the paper) and
+``tests/systems/mind/test_mind_study.py`` (each trace replayed) use them.
 """
 
 from __future__ import annotations

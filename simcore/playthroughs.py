@@ -3,7 +3,7 @@
 Each study module may define ``PLAYTHROUGHS``: a dict ``name -> callable() -> str``
 that plays a fixed, constructed negotiation and returns its rendered transcript.
 ``simcore playthroughs`` writes them to ``tests/playthroughs/<system>-<name>.txt``;
-``tests/test_playthroughs.py`` regenerates them in memory and diffs.
+``tests/core/test_playthroughs.py`` regenerates them in memory and diffs.
 
 The golden files belong to the source checkout (they are tests, not installed with
 the package), so the command refuses to run from an installed copy: there it would

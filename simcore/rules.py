@@ -1,7 +1,7 @@
 """Rule tables as data: each policy module exports ``RULES``, a tuple of :class:`Rule` rows.
 
 One source for every place a rule is shown: the README's and the docs' rule tables (written
-from the data by :func:`markdown`; ``tests/test_rules_docs.py`` fails when a table and the data
+from the data by :func:`markdown`; ``tests/docs/test_rules_docs.py`` fails when a table and the data
 disagree, ``python -m simcore.rules`` rewrites them), ``simcore run SYSTEM --list-params``
 (:func:`describe`), and the report's step-throughs (:func:`lookup` finds the row a recorded
 decision came from).

@@ -30,7 +30,7 @@ def system_of_study(path: object) -> str | None:
     return None
 
 
-#: what every system's package exports (tests/test_system_interface.py checks each one):
+#: what every system's package exports (tests/core/test_system_interface.py checks each one):
 #: the study, its command and its default study (``run_default(seed, workers, out, progress,
 #: first_look)``, ``FIRST_LOOK`` the small size), the registry entries and role evidence, the
 #: renderings, the environment's spec, the modules of its report section and its rule tables,
