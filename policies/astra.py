@@ -1,7 +1,7 @@
 """The ASTRA agent: response modes (section 2.2) and the three stages (section 2.3).
 
 Each turn, in this order ("choice": the paper does not say; the parameter, its default and
-the reason are given; every parameter is in the registry entry ``astra-agent-v2``):
+the reason are given; every parameter is in the registry entry ``astra-agent-v4``):
 
 | step | rule | source |
 |---|---|---|
@@ -107,7 +107,9 @@ class AgentParams:
         return out
 
 
-# astra-agent-v2's readings (issue 17 changed the defaults; the old id keeps these)
+# astra-agent-v3's readings (the defaults are astra-agent-v4's; the old id keeps these)
+V3_CHOICES = dict(M.V3_TACTICS)
+# astra-agent-v2's readings
 V2_CHOICES = dict(M.V2_TACTICS)
 # astra-agent-v1's readings (issue 10 changed the defaults; the old id keeps these)
 V1_CHOICES = dict(**V2_CHOICES,order=M.ORDER_V1, hold_against_fair=False, stance_first=False, si_target="agent",

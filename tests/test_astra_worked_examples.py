@@ -127,16 +127,17 @@ def test_registry_entries_carry_every_parameter():
     from simcore.registry import resolve
     from simcore.systems.astra.params import NO_ASTRA_EXTRA
 
-    from policies.astra import V2_CHOICES
+    from policies.astra import V2_CHOICES, V3_CHOICES
 
     v3, v2 = resolve("policy", "astra-agent-v3").kwargs, resolve("policy", "astra-agent-v2").kwargs
-    v1 = resolve("policy", "astra-agent-v1").kwargs
-    assert dict(v3) == AgentParams().flat()
+    v1, v4 = resolve("policy", "astra-agent-v1").kwargs, resolve("policy", "astra-agent-v4").kwargs
+    assert dict(v4) == AgentParams().flat()
+    assert dict(v3) == AgentParams.build(**V3_CHOICES).flat()
     assert dict(v2) == AgentParams.build(**V2_CHOICES).flat()
     assert dict(v1) == AgentParams.build(**V1_CHOICES).flat()
     assert dict(resolve("policy", "no-astra-agent-v2").kwargs) == {**AgentParams.build(**V2_CHOICES).flat(),
                                                                    **NO_ASTRA_EXTRA}
-    assert resolve("policy", "astra-agent").id == "astra-agent-v3"
+    assert resolve("policy", "astra-agent").id == "astra-agent-v4"
 
 
 def test_partner_registry_kwargs_equal_the_partner_rules():
