@@ -76,5 +76,6 @@ def test_v2_gives_neither_rc_row():
 
 
 def test_the_opening_is_not_reproduced():
-    """Row 1 (Table 7 "AIO", 30): the agent opens with AEO at 33 (3, 3, 2); no passage gives 30."""
-    assert replay(0) == ("AEO", (3, 3, 2))
+    """Row 1 (Table 7 "AIO", 30): Table 7's agent makes the first offer (``first_offer="agent"``;
+    astra-agent-v4 would invite the partner's); it opens with AEO at 33 (3, 3, 2); no passage gives 30."""
+    assert replay(0, first_offer="agent") == ("AEO", (3, 3, 2))

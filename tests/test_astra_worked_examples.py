@@ -176,7 +176,7 @@ def test_opening_offer_si_rises_as_the_agent_concedes():
         top = max(range(len(rows)), key=lambda k: rows[k][1])
         return [r[6] for r in rows], top
 
-    si, top = opening()
+    si, top = opening(first_offer="agent")  # Table 7's agent makes the first offer
     assert len(si) > 1 and si[top] == min(si)
     si1, top1 = opening(**V1_CHOICES)
     assert si1[top1] == max(si1)

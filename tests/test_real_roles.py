@@ -16,7 +16,7 @@ from tests.clirun import simcore
 HERE = Path(__file__).parent / "cassettes" / "real"
 #: the recordings' words and readings are SmolLM2's: both checks off (tests/test_real_cassettes.py measures them)
 RUN = ["run", "astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base",
-       "--agents", "astra", "--rounds", "6", "--max-fallback-share", "1", "--min-reading-accuracy", "0", "--no-progress"]
+       "--agents", "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent", "--rounds", "6", "--max-fallback-share", "1", "--min-reading-accuracy", "0", "--no-progress"]
 
 
 def _tactics(out: Path) -> list:

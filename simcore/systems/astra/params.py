@@ -27,10 +27,10 @@ AGENT_V4_KWARGS = {
     "lambda_table": (("greedy", 0.9, 0.9, 0.9), ("neutral", 0.5, 0.5, 0.5), ("generous", 0.3, 0.3, 0.3),
                      ("unknown", 0.6, 0.7, 0.7)),
     "selection": "tft", "rc_target": "theta-f", "csc_how": "concede", "ncr_needs_two": True,
-    "rc_floor": "partner-offer",
+    "rc_floor": "partner-offer", "first_offer": "partner",
 }
-# astra-agent-v3: RC ranks without the partner's standing offer as a floor -- policies.astra.V3_CHOICES
-AGENT_V3_KWARGS = {**AGENT_V4_KWARGS, "rc_floor": "none"}
+# astra-agent-v3: the agent makes the first offer; RC ranks without the partner's standing offer as a floor -- policies.astra.V3_CHOICES
+AGENT_V3_KWARGS = {**AGENT_V4_KWARGS, "rc_floor": "none", "first_offer": "agent"}
 # astra-agent-v2: stage 3 as a fixed precedence of tactics, RC toward the partner's concession, CSC by
 # distance only -- policies.astra.V2_CHOICES
 AGENT_V2_KWARGS = {**AGENT_V3_KWARGS, "selection": "precedence", "rc_target": "partner", "csc_how": "distance",

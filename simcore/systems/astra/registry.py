@@ -64,7 +64,7 @@ REGISTRY = [
                            "no_deal_payoff": "Table 1 scores a walk-away or no deal as 0 (--no-deal-payoff)"}}),
     dict(kind="policy", id="astra-agent-v4", entry_point="policies.astra:AstraAgent", kwargs=AGENT_V4_KWARGS,
          description="the negotiation agent with ASTRA; stage 3 as v3, RC's counter-offer above the partner's "
-                     "standing offer (Table 7's 23)",
+                     "standing offer (Table 7's 23); the partner makes the first offer (Fig. 10)",
          meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "agent"}),
     dict(kind="policy", id="astra-agent-v3", entry_point="policies.astra:AstraAgent", kwargs=AGENT_V3_KWARGS,
          description="the negotiation agent with ASTRA; stage 3 as the best-fit tactic among those whose "
