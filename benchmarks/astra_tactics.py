@@ -35,14 +35,17 @@ CAUSES = ("rule", "misread", "unclear")
 
 
 def offers(ep):
-    """(tactic, concession) of each agent offer (concession: None for the first offer)."""
+    """(tactic, concession) of each agent offer as the agent decided it (its stage-3 trace, whether
+    or not its words then stated a valid offer); concession: the drop in the agent's own score
+    from its previous offer, None for the first."""
     out, prev = [], None
     for e in ep.events:
-        if e.speaker == "agent" and "true_scores" in e.hidden:
-            s_a = e.hidden["true_scores"][0]
-            tactic = (e.hidden.get("trace") or {}).get("tactic")
-            out.append((tactic, None if prev is None else prev - s_a))
-            prev = s_a
+        trace = e.hidden.get("trace") if e.speaker == "agent" and e.phase == "offer" else None
+        if not trace or trace.get("chosen") is None:
+            continue
+        s_a = trace["candidates"][trace["chosen"]][1]
+        out.append((trace.get("tactic"), None if prev is None else prev - s_a))
+        prev = s_a
     return out
 
 
