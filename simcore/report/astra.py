@@ -33,6 +33,7 @@ MODES = {
     "ask_highest": ("ask the partner's highest priority", "2.2 Asking Preference"),
     "ask_lowest": ("ask the partner's lowest priority", "2.2 Asking Preference"),
     "ask_clarify": ("ask once to clarify an inconsistency", "2.2 Asking Preference; Table 9"),
+    "invite": ("ask the partner to make the first offer", "Figure 10, Table 9: the partner makes the first offer"),
     "accept": ("accept", "2.2 Decision"),
     "walk_away": ("walk away", "2.2 Decision (\"no concessions for three consecutive turns\"; below BATNA after a warning)"),
 }

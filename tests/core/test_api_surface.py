@@ -20,7 +20,7 @@ from checkout import CHECKOUT  # noqa: E402
 @pytest.mark.parametrize("call, argument, says", [
     (lambda: simcore.astra_episode(seed="x"), "seed", "non-negative int"),
     (lambda: simcore.astra_episode(seed=-1), "seed", "non-negative int"),
-    (lambda: simcore.astra_episode("astra"), "agent", "astra-agent-v3"),
+    (lambda: simcore.astra_episode("astra"), "agent", "astra-agent-v4"),
     (lambda: simcore.astra_episode(partner="astra-agent-v3"), "partner", "partner seat"),
     (lambda: simcore.astra_episode(setup="mixedd"), "setup", "integrative"),
     (lambda: simcore.mind_group(object()), "policy", "vote()"),

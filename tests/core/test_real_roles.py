@@ -17,7 +17,7 @@ from checkout import TESTS  # noqa: E402
 HERE = Path(TESTS) / "cassettes" / "real"
 #: the recordings' words and readings are SmolLM2's: both checks off (tests/language/test_real_cassettes.py measures them)
 RUN = ["run", "astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base",
-       "--agents", "astra", "--rounds", "6", "--max-fallback-share", "1", "--min-reading-accuracy", "0", "--no-progress"]
+       "--agents", "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent", "--rounds", "6", "--max-fallback-share", "1", "--min-reading-accuracy", "0", "--no-progress"]
 
 
 def _tactics(out: Path) -> list:

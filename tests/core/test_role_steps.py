@@ -27,7 +27,7 @@ from checkout import TESTS  # noqa: E402
 REAL = Path(TESTS) / "cassettes" / "real"
 #: (the SmolLM2 recordings' words and readings: both checks off)
 ASTRA = ["run", "astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base",
-         "--agents", "astra", "--rounds", "6", "--max-fallback-share", "1", "--min-reading-accuracy", "0",
+         "--agents", "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent", "--rounds", "6", "--max-fallback-share", "1", "--min-reading-accuracy", "0",
          "--no-progress"]
 MIND = ["run", "mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1",
         "--role", "mind.base=model", "--max-fallback-share", "1", "--no-progress"]

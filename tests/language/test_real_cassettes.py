@@ -24,9 +24,11 @@ MODEL = "SmolLM2-135M-Instruct.Q4_1"
 
 #: cassette -> (the run's arguments, per task: asks, calls, first_try, repaired, fallbacks,
 #: backend_errors, as recorded)
+#: (the ASTRA recordings were made with astra-agent-v3: the study's "astra" agent with v3's two
+#: readings, rc_floor=none and first_offer=agent, replays them request for request)
 RUNS = {
     "astra-json_object.jsonl": (
-        ["astra", "--episodes", "1", "--setups", "integrative", "--partners", "base", "--agents", "astra",
+        ["astra", "--episodes", "1", "--setups", "integrative", "--partners", "base", "--agents", "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent",
          "--rounds", "3"],
         {"astra.answer": (2, 6, 0, 0, 2, 0),
          "astra.read": (3, 3, 3, 0, 0, 0),
@@ -34,7 +36,7 @@ RUNS = {
     # issue 20: the model in the astra.tactic role (2.3's best-fit tactic, five samples per choice)
     "astra-tactic-json_object.jsonl": (
         ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
-         "astra", "--rounds", "6", "--role", "astra.tactic=model"],
+         "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent", "--rounds", "6", "--role", "astra.tactic=model"],
         {"astra.answer": (4, 12, 0, 0, 4, 0),
          "astra.read": (9, 9, 9, 0, 0, 0),
          "astra.speak": (16, 48, 0, 0, 16, 0),
@@ -42,14 +44,14 @@ RUNS = {
     # the same command with the stand-in choosing the tactics (the comparison for the one above)
     "astra-tactic-standin-json_object.jsonl": (
         ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
-         "astra", "--rounds", "6"],
+         "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent", "--rounds", "6"],
         {"astra.answer": (4, 12, 0, 0, 4, 0),
          "astra.read": (11, 11, 11, 0, 0, 0),
          "astra.speak": (19, 57, 0, 0, 19, 0)}),
     # the model in the astra.partner role (the GPT-4o Partner-Base's moves)
     "astra-partner-json_object.jsonl": (
         ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
-         "astra", "--rounds", "6", "--role", "astra.partner=model"],
+         "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent", "--rounds", "6", "--role", "astra.partner=model"],
         {"astra.answer": (4, 12, 0, 0, 4, 0),
          "astra.partner": (6, 6, 6, 0, 0, 0),
          "astra.read": (12, 12, 12, 0, 0, 0),

@@ -242,7 +242,10 @@ def test_asks_highest_then_lowest_then_proposes():
     h += (Turn("agent", "talk", "which item is your lowest priority?"),
           Turn("partner", "talk", "My lowest priority is food; food matters least to us."))
     act = a.act(Observation("agent", 3, 15, h, False))
-    assert act.kind == "offer" and a.prefs.order == ("firewood", "water", "food")
+    # the partner makes the first offer (first_offer="partner", Figure 10): the agent invites it
+    assert act.intent["mode"] == "invite" and a.prefs.order == ("firewood", "water", "food")
+    h += (Turn("agent", "talk", act.text), Turn("partner", "talk", "Let's keep talking."))
+    assert a.act(Observation("agent", 4, 15, h, False)).kind == "offer"  # invited once, then it offers
 
 
 def test_unclear_answers_mean_opposite_of_own_priorities():

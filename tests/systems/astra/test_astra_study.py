@@ -84,7 +84,7 @@ def test_every_astra_policy_passes_conformance():
     from simcore.registry import registered
 
     ids = registered("policy", system="astra")
-    assert len(ids) == 14  # three versions of the agent, two without ASTRA, four partners, five stand-ins for Partner-Base
+    assert len(ids) == 15  # four versions of the agent, two without ASTRA, four partners, five stand-ins for Partner-Base
     for pid in ids:
         assert check_policy(pid, seeds=(0,)) > 0
 

@@ -83,6 +83,16 @@ def test_astra_agent_v3_plays_table_7s_tactics():
     assert offers[4][1] == (3, 2, 1)
 
 
+def test_astra_agent_v4_plays_the_same_offers_after_the_partners_first_offer():
+    """v4 invites the partner's offer first (Table 7's scripted partner then offers 17/21), so its
+    first offer answers the partner's and Table 7's answer to it, AEO, comes one offer sooner: AEO,
+    NCR, RC, RC; from its 33-point opening the second RC is 26, above the partner's standing 22."""
+    ep, offers = play("astra-agent-v4")
+    assert [t for _, _, t in offers] == ["AEO", "NCR", "RC", "RC"]
+    assert [s for s, _, _ in offers] == [33, 33, 30, 26]
+    assert ep.status == "agreement"
+
+
 def test_astra_agent_v2_conceded_less_at_the_second_rc():
     _, offers = play("astra-agent-v2")
     assert [t for _, _, t in offers] == ["AEO", "AEO", "NCR", "RC", "RC"]

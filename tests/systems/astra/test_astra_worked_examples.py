@@ -127,16 +127,17 @@ def test_registry_entries_carry_every_parameter():
     from simcore.registry import resolve
     from simcore.systems.astra.params import NO_ASTRA_EXTRA
 
-    from policies.astra import V2_CHOICES
+    from policies.astra import V2_CHOICES, V3_CHOICES
 
     v3, v2 = resolve("policy", "astra-agent-v3").kwargs, resolve("policy", "astra-agent-v2").kwargs
-    v1 = resolve("policy", "astra-agent-v1").kwargs
-    assert dict(v3) == AgentParams().flat()
+    v1, v4 = resolve("policy", "astra-agent-v1").kwargs, resolve("policy", "astra-agent-v4").kwargs
+    assert dict(v4) == AgentParams().flat()
+    assert dict(v3) == AgentParams.build(**V3_CHOICES).flat()
     assert dict(v2) == AgentParams.build(**V2_CHOICES).flat()
     assert dict(v1) == AgentParams.build(**V1_CHOICES).flat()
     assert dict(resolve("policy", "no-astra-agent-v2").kwargs) == {**AgentParams.build(**V2_CHOICES).flat(),
                                                                    **NO_ASTRA_EXTRA}
-    assert resolve("policy", "astra-agent").id == "astra-agent-v3"
+    assert resolve("policy", "astra-agent").id == "astra-agent-v4"
 
 
 def test_partner_registry_kwargs_equal_the_partner_rules():
@@ -175,7 +176,7 @@ def test_opening_offer_si_rises_as_the_agent_concedes():
         top = max(range(len(rows)), key=lambda k: rows[k][1])
         return [r[6] for r in rows], top
 
-    si, top = opening()
+    si, top = opening(first_offer="agent")  # Table 7's agent makes the first offer
     assert len(si) > 1 and si[top] == min(si)
     si1, top1 = opening(**V1_CHOICES)
     assert si1[top1] == max(si1)

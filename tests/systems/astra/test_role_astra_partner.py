@@ -74,8 +74,9 @@ def test_the_models_offer_is_the_partners_offer():
 
 
 def test_a_model_that_accepts_ends_the_negotiation_at_the_first_offer():
+    """(astra-agent-v3 makes the first offer; v4 invites the partner's.)"""
     backend = PartnerOnly(lambda ctx: json.dumps({"move": "accept", "option": None}))
-    ep, _, stats = _episode(backend)
+    ep, _, stats = _episode(backend, agent="astra-v3")
     assert ep.status == "agreement"
     assert [e for e in ep.events if e.speaker == "partner"][-1].intent["mode"] == "accept"
     assert stats.by_task["astra.partner"] == {**stats.by_task["astra.partner"], "asks": 1, "first_try": 1}
