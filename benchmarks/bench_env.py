@@ -4,7 +4,7 @@
 
 For each system, CPU time per negotiation of the API function (the built-in run) and of the env
 with every seat external and driven by the paper agent's own actions (the same transcript, tested
-in tests/test_env.py); interleaved, median of 5 repetitions.  Results: benchmarks/results-env.md.
+in tests/core/test_env.py); interleaved, median of 5 repetitions.  Results: benchmarks/results-env.md.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Contenders, each ``--n`` negotiations per block, blocks interleaved (the order r
 * ``plain``: ``simcore.astra_episode("astra-agent-v3", "boulware-partner-v1")`` (the mock's words);
 * ``inside``: the same two agents as NegMAS negotiators (``AstraNegotiator``,
   ``PartnerNegotiator("boulware")``) in an ``SAOMechanism`` of 15 steps: the same moves and words
-  (tests/test_negmas_bridge.py checks it), NegMAS's mechanism around them;
+  (tests/core/bridges/test_negmas_bridge.py checks it), NegMAS's mechanism around them;
 * ``seat``: ASTRA against NegMAS's own ``AspirationNegotiator`` (boulware) in simcore's partner seat
   through the seat bridge (a different partner: its decisions are NegMAS's);
 * ``negmas step``: what NegMAS's ``SAOMechanism.step`` alone costs for one such negotiation's

@@ -13,7 +13,7 @@ and byte-identical whatever the worker count.  Those it answers with
 Such answers pass any server-side schema constraint, so they are what a weak model
 behind ``json_schema`` writes.  simcore must never crash on them: each is checked
 against the scenario, retried, then a counted fallback (``benchmarks/adversarial_answers.py``
-runs the campaign over the four systems; ``tests/test_adversarial_backend.py`` a small one).
+runs the campaign over the four systems; ``tests/language/test_adversarial_backend.py`` a small one).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from typing import Any, Mapping, Sequence
 from mockllm.backend import Message, as_messages
 from mockllm.mock import MockBackend
 from mockllm.tasks import read_prompt
+from simcore.errors import InputError
 
 
 def sample(schema: Mapping[str, Any], rnd: random.Random, words: Sequence[str] = ("x",), depth: int = 0) -> Any:
@@ -93,7 +94,6 @@ class AdversarialBackend:
 
     def __init__(self, share: float = 0.3, seed: int = 0):
         if not 0.0 <= share <= 1.0:
-            from simcore.errors import InputError
 
             raise InputError("--backend-arg", "share", f"must be within 0..1, got {share}")
         self.share, self.seed = float(share), int(seed)

@@ -35,7 +35,7 @@ from mockllm.tasks import Task, register_task
 from simcore import caches
 from simcore.errors import ParseError
 
-MODES = ("greet", "ask_highest", "ask_lowest", "ask_clarify", "offer", "accept", "walk_away", "talk")
+MODES = ("greet", "ask_highest", "ask_lowest", "ask_clarify", "invite", "offer", "accept", "walk_away", "talk")
 
 _OPENERS = {
     "AEO": "Let me start with what works best for us.",
@@ -80,6 +80,8 @@ def _say(mode, tactic, mention, warning, offer) -> str:
     elif mode == "ask_clarify":
         parts.append("It seems your priorities differ from what I thought. Could you clarify "
                      "which item is your highest priority?")
+    elif mode == "invite":
+        parts.append("Thanks, that helps. What split would you propose?")
     elif mode == "accept":
         parts.append("That works for me. I accept your offer.")
     elif mode == "walk_away":

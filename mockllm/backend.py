@@ -6,7 +6,9 @@ import inspect
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 import attrs
+
 from simcore import caches
+from simcore.errors import InputError
 
 ROLES = ("system", "user", "assistant")
 
@@ -23,7 +25,6 @@ class Message:
 def as_messages(messages: Any) -> Sequence[Message]:
     """``messages`` as :class:`Message` objects: each a Message or a dict with ``role`` and
     ``content`` (as OpenAI's API takes them); anything else is one InputError."""
-    from simcore.errors import InputError
 
     if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence) or not messages:
         raise InputError("messages", type(messages).__name__, "expected a non-empty list of messages")

@@ -57,10 +57,12 @@ import contextlib
 import contextvars
 import hashlib
 import json
+import math
 import os
 from typing import Any, Iterator, Mapping, Sequence
 
 from mockllm.backend import ChatBackend, Message, takes_schema
+from mockllm.client import MAX_TRIES
 from simcore.errors import BackendError, BackendFatal, InputError
 from simcore.files import AtomicFile, read_text
 from simcore.jsonread import JSONProblem, loads
@@ -230,7 +232,6 @@ def _pairs(v):
 
 
 def _tries(v):
-    from mockllm.client import MAX_TRIES
 
     if v is None or (isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_TRIES):
         return None
@@ -238,7 +239,6 @@ def _tries(v):
 
 
 def _temperature(v):
-    import math
 
     if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) and 0 <= v <= 2):
         return None

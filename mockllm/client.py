@@ -209,119 +209,52 @@ class ModelClient:
         and the caller gets a copy of the value taken then.  The counts, records and values
         are those of the full path; refused answers are never remembered."""
         backend = self.backend
-        if in_process(backend, task):
-            # the in-process first try: what the mock would read back (raises what rendering raises)
-            fields = task.context_fields(context)
-            seen = key = None
-            if task.knows_answers:
-                key = known_key(fields)
-                if key is not None:
-                    seen = self._known.get((id(task), key))
-                    if seen is None or seen[0] is not task:  # first met: are the fields plain JSON data?
-                        if len(self._known) >= MAX_KNOWN:
-                            self._known.clear()
-                        seen = self._known[(id(task), key)] = [task, plain_fields(fields), None]
-                    if not seen[1]:
-                        key = None
-            if key is not None or (task.mock_reads_fields and plain_fields(fields)):
-                direct = fields  # the caller's own fields (equal, type for type, to what the mock reads back)
-            else:
-                direct = prompt_context(fields)
-            temperature = self.temperature
-            if temperature is None:
-                temperature = float(backend.temperature or 0.0)
-            tries = self.tries if self.tries is not None else backend.answer_tries
-            tries = DEFAULT_TRIES if tries is None else check_tries(tries)
-            stats, task_id = self.stats, task.id
-            row = stats.by_task.get(task_id)
-            if row is None:
-                row = stats.by_task[task_id] = _row()
-            stats.asks += 1
-            row["asks"] += 1
-            stats.calls += 1
-            row["calls"] += 1
-            rec = None if self.exchanges is None else self._open(task, None, context)
-            known = False
-            try:
-                if key is not None:  # the caller's own fields (equal, type for type, to what the mock reads back)
-                    text, known = backend.answer_known(task, direct, call_seed(rng), key)
-                else:
-                    text = backend.answer_context(task, direct, call_seed(rng))
-            except BackendError as exc:
-                if fallback is None:
-                    raise
-                stats.backend_errors += 1
-                row["backend_errors"] += 1
-                stats.fallbacks += 1
-                row["fallbacks"] += 1
-                if rec is not None:
-                    rec["answers"].append({"error": well_formed(str(exc))[:300]})
-                    rec["fallback"] = True
-                self.last_fallback = f"the backend failed (try 1 of {tries})"
-                return fallback()
-            if known and seen[2] is not None:  # this known answer was accepted before: the same verdict
-                value = task.known_copy(seen[2][0])
-            else:
-                try:
-                    value = _interpret(task, text, context, backend, cut_off=False)
-                except ParseError as exc:
-                    if rec is not None:
-                        rec["answers"].append({"text": text, "refused": exc.problem})
-                    # the retries are repair conversations through the backend's chat
-                    return self._ask(task, rng, fallback, context, task.messages(**context), tries, text, exc,
-                                     temperature, rec=rec)
-                if known:
-                    seen[2] = (task.known_copy(value),)
-            stats.first_try += 1
-            row["first_try"] += 1
-            if rec is not None:
-                rec["answers"].append({"text": text, "refused": None})
-                rec["value"] = value
-            return value
-        prompt = task.messages(**context)
+        # what the first try sends: the in-process mock's context, or the rendered prompt (both
+        # made before anything is counted: they raise what rendering raises)
+        first = _in_process_first(self._known, task, context) if in_process(backend, task) else None
+        prompt = None if first is not None else task.messages(**context)
         temperature = self.temperature
         if temperature is None:
             temperature = float(getattr(backend, "temperature", None) or 0.0)
         tries = self.tries if self.tries is not None else getattr(backend, "answer_tries", None)
         tries = DEFAULT_TRIES if tries is None else check_tries(tries)
-        # the answer's JSON schema (None for free text), for a backend that can use it
-        extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
-        stats = self.stats
-        row = stats.by_task.get(task.id)
+        stats, task_id = self.stats, task.id
+        row = stats.by_task.get(task_id)
         if row is None:
-            row = stats.by_task[task.id] = _row()
+            row = stats.by_task[task_id] = _row()
         stats.asks += 1
         row["asks"] += 1
-        return self._ask(task, rng, fallback, context, prompt, tries, None, None, temperature, extra,
-                         rec=self._open(task, prompt, context))
-
-    def _ask(self, task: Task, rng: np.random.Generator, fallback: Callable[[], T] | None,
-             context: Mapping[str, Any], prompt: Sequence[Message], tries: int, refused: str | None,
-             problem: ParseError | None, temperature: float, extra: Mapping[str, Any] | None = None,
-             *, rec: dict | None = None) -> Any:
-        """The tries of :meth:`ask` (the ask already counted) with the full prompt; after
-        ``refused``, an in-process first answer refused for ``problem``, from the second try.
-        ``extra``: the ``schema`` argument of ``chat`` (None: built here); ``rec``: the
-        ask's record (:attr:`exchanges`), or None."""
-        backend, stats, task_id = self.backend, self.stats, task.id
-        row = stats.by_task[task_id]
-        if extra is None:
-            extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
-        last: ParseError | None = problem
-        messages = prompt if refused is None else repair_messages(prompt, refused, problem.problem)
+        rec = None if self.exchanges is None else self._open(task, prompt, context)
+        extra = None  # the answer's JSON schema (None for free text), for a backend that can use it
+        messages = prompt
+        last: ParseError | None = None
         why = None  # (the backend's failure, when it ended the tries)
-        for attempt in range(0 if refused is None else 1, tries):
+        observed = calllog._observer is not None  # (a call observer gets each call: _report)
+        for attempt in range(tries):
             stats.calls += 1
             row["calls"] += 1
             if attempt:
                 stats.retries += 1
                 row["retries"] += 1
-            start = time.monotonic()
+            start = time.monotonic() if observed else 0.0
+            known = False
             try:
-                text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
+                if first is not None and not attempt:
+                    direct, key, seen = first
+                    if key is not None:
+                        text, known = backend.answer_known(task, direct, call_seed(rng), key)
+                    else:
+                        text = backend.answer_context(task, direct, call_seed(rng))
+                else:
+                    if extra is None:
+                        extra = {"schema": task.answer_schema(context)} if takes_schema(backend) else {}
+                    text = backend.chat(messages, temperature=temperature, seed=call_seed(rng), **extra)
+                    if type(text) is str:  # (any backend: text from outside, made encodable where it enters)
+                        text = well_formed(text)
             except BackendError as exc:
                 said = well_formed(str(exc))
-                _report(task_id, attempt, start, "backend_error", messages, 0, said, backend)
+                if observed:
+                    _report(task_id, attempt, start, "backend_error", messages, 0, said, backend)
                 if rec is not None:
                     rec["answers"].append({"error": said[:300]})
                 # the backend already retried what may pass; the caller's rule takes over
@@ -331,18 +264,26 @@ class ModelClient:
                 row["backend_errors"] += 1
                 why = f"the backend failed (try {attempt + 1} of {tries})"
                 break
-            if type(text) is str:  # (any backend: text from outside, made encodable where it enters)
-                text = well_formed(text)
-            try:
-                value = _interpret(task, text, context, backend, cut_off=True)
-            except ParseError as exc:
-                _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, backend)
-                if rec is not None:
-                    rec["answers"].append({"text": text, "refused": exc.problem})
-                last = exc
-                messages = repair_messages(prompt, text, exc.problem)
-                continue
-            _report(task_id, attempt, start, "ok", messages, len(text), "", backend)
+            if known and seen[2] is not None:  # this known answer was accepted before: the same verdict
+                value = task.known_copy(seen[2][0])
+            else:
+                try:
+                    value = _interpret(task, text, context, backend)
+                except ParseError as exc:
+                    if observed:
+                        _report(task_id, attempt, start, "parse_error", messages, len(text), exc.problem, backend)
+                    if rec is not None:
+                        rec["answers"].append({"text": text, "refused": exc.problem})
+                    last = exc
+                    if prompt is None:
+                        prompt = task.messages(**context)
+                    # the retries are repair conversations through the backend's chat
+                    messages = repair_messages(prompt, text, exc.problem)
+                    continue
+                if known:
+                    seen[2] = (task.known_copy(value),)
+            if observed:
+                _report(task_id, attempt, start, "ok", messages, len(text), "", backend)
             if rec is not None:
                 rec["answers"].append({"text": text, "refused": None})
                 rec["value"] = value
@@ -363,14 +304,36 @@ class ModelClient:
         return fallback()
 
 
-def _interpret(task: Task, text: str, context: Mapping[str, Any], backend: Any, *, cut_off: bool) -> Any:
-    """The answer parsed and checked against its prompt (:meth:`Task.interpret`).  With
-    ``cut_off``, an answer the backend says was cut off at its token budget (its
-    ``last_finish_reason`` is ``"length"``; recorded in cassettes, so a replay repairs with
-    the same words) is refused whatever it says -- the model had not finished ("What
+def _in_process_first(known: dict, task: Task, context: Mapping[str, Any]) -> tuple:
+    """What the in-process mock's first try reads (:func:`mockllm.mock.in_process`):
+    ``(context, key, seen)`` -- the caller's own fields where they are plain (equal, type for
+    type, to what the mock reads back from the prompt) else their prompt rendering; for a task
+    that ``knows_answers``, the fields' key and their entry in ``known`` (the client's
+    :attr:`ModelClient._known`), else None and None."""
+    fields = task.context_fields(context)
+    seen = key = None
+    if task.knows_answers:
+        key = known_key(fields)
+        if key is not None:
+            seen = known.get((id(task), key))
+            if seen is None or seen[0] is not task:  # first met: are the fields plain JSON data?
+                if len(known) >= MAX_KNOWN:
+                    known.clear()
+                seen = known[(id(task), key)] = [task, plain_fields(fields), None]
+            if not seen[1]:
+                key = None
+    if key is not None or (task.mock_reads_fields and plain_fields(fields)):
+        return fields, key, seen
+    return prompt_context(fields), key, seen
+
+
+def _interpret(task: Task, text: str, context: Mapping[str, Any], backend: Any) -> Any:
+    """The answer parsed and checked against its prompt (:meth:`Task.interpret`).  An answer
+    the backend says was cut off at its token budget (its ``last_finish_reason`` is
+    ``"length"``; recorded in cassettes, so a replay repairs with the same words) is refused whatever it says -- the model had not finished ("What
     cuisin" passes a check that only asks for a sentence) -- and the refusal names the
     parse problem too when there is one.  (The in-process mock's answers are never cut off.)"""
-    cut = cut_off and getattr(backend, "last_finish_reason", None) == "length"
+    cut = getattr(backend, "last_finish_reason", None) == "length"
     try:
         if len(text) > MAX_ANSWER_CHARS:
             raise ParseError(task.id, f"answer longer than {MAX_ANSWER_CHARS} characters", text[:200])

@@ -28,12 +28,12 @@ import json
 import re
 from typing import Any, Mapping
 
-
 from mockllm import checks, schema
 from mockllm.tasks import Task, register_task
 from simcore import caches
 from simcore.errors import InputError, ParseError
 from simcore.protocols.dialogue import STALLED  # a Quit's reason (the repeat backstop's), said and read as its own
+from simcore.protocols.dialogue import utterance_from_dict
 
 # --- phrasings ---------------------------------------------------------------
 T = {
@@ -539,7 +539,6 @@ class ReadTask(Task):
         return {"title": self.id, "anyOf": variants}
 
     def parse(self, text: str):
-        from simcore.protocols.dialogue import utterance_from_dict
 
         hit = self._PARSED.get(text)  # utterances are immutable: a parsed text can be shared
         if hit is not None:
@@ -616,7 +615,6 @@ class ReadTask(Task):
         return out
 
     def expected(self, context):
-        from simcore.protocols.dialogue import utterance_from_dict
 
         u = self._EXPECTED.get(context["text"])
         return None if u is None else utterance_from_dict(u)

@@ -37,6 +37,8 @@ import attrs
 from mockllm import checks, exchanges, schema
 from mockllm.tasks import Task, register_task
 from policies import astra_modules as M
+from policies.partners import PARTNER_PARAMS, make_partner
+from scenarios.bilateral import load_domain
 from simcore.errors import ParseError
 
 #: 2.3 "repeats this process five times for robustness. The majority tactic is chosen"
@@ -273,7 +275,6 @@ class PartnerTask(Task):
     def mock_answer(self, context, rng, options) -> str:
         """The default Partner-Base stand-in's move (:data:`MOCK_PARTNER`), from the context:
         its target after the offers it made, its accept level, the lowest option at the target."""
-        from policies.partners import PARTNER_PARAMS
 
         p = PARTNER_PARAMS[MOCK_PARTNER]
         best = context["your_best_points"]
@@ -314,8 +315,6 @@ class PartnerTask(Task):
         return answer
 
     def examples(self, rng):
-        from policies.partners import make_partner
-        from scenarios.bilateral import load_domain
 
         d = load_domain("casino-v1")
         pv = d.setup("integrative").partners[0]

@@ -46,12 +46,13 @@ evidence is equal (which the study settles with its fair coin, a draw the prompt
 the mock flips a coin of its own, keyed by the two conversations and the criterion so that
 swapping the plans swaps the letter, and its overall is the majority of its five letters.  So
 a run with the mock in the role has the stand-in run's verdict on every criterion the
-evidence decides, and may differ on the ties (tests/test_role_mind_judge.py).  An answer
+evidence decides, and may differ on the ties (tests/systems/mind/test_role_mind_judge.py).  An answer
 still unreadable after the client's repairs is a counted fallback to the stand-in's verdict.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -60,7 +61,10 @@ import attrs
 from mockllm import checks, schema
 from mockllm.tasks import Task, register_task
 from policies.travel_common import Update, Vote, plurality
+from scenarios.travel import ITEMS
 from simcore.errors import ParseError
+from simcore.metrics.mind_judge import CRITERIA, NOT_COMPARABLE, blind_evidence, letters, settle
+from simcore.transcript import Event
 
 #: the stand-in the mock plays: base-v3's agree threshold (policies.mad.MadPolicy.agree_max_w)
 MOCK_AGREE_MAX_W = 3
@@ -215,7 +219,6 @@ def conversation(events) -> list:
     value), each vote and proposer update with its move, value and words, and how the
     item ended (consensus, or no consensus and the value the protocol's fallback set).
     Nothing hidden: no alpha, no strategy, not whom the fallback followed."""
-    from scenarios.travel import ITEMS
 
     out = []
     for e in events:
@@ -239,7 +242,6 @@ def conversation(events) -> list:
 
 def final_constraints(events) -> dict:
     """E17's "Final Constraints" of one plan: ``{item: final value}`` in negotiation order."""
-    from scenarios.travel import ITEMS
 
     return {(ITEMS[e.item].label if e.item in ITEMS else e.item): e.intent["value"]
             for e in events if e.phase in ("result", "fallback")}
@@ -249,8 +251,6 @@ def events_of(lines) -> list:
     """The transcript events a plan's :func:`conversation` was made from, as far as the
     blind judge reads them (phase, speaker, round, item, public move, words): what the mock
     judges, so that its verdict is the stand-in's."""
-    from scenarios.travel import ITEMS
-    from simcore.transcript import Event
 
     key_of = {it.label: key for key, it in ITEMS.items()}
     out = []
@@ -287,7 +287,6 @@ def tie_letter(context, criterion: str) -> str:
     digest of the criterion and the two conversations, naming the plan with the smaller
     digest or the other (so swapping the plans swaps the letter; identical plans: by
     position)."""
-    import hashlib
 
     def key(conv) -> str:
         return hashlib.sha256(json.dumps(conv, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
@@ -303,7 +302,6 @@ def tie_letter(context, criterion: str) -> str:
 def stand_in_letters(context) -> dict:
     """The blind stand-in's verdict on the two plans of ``context``: per criterion the plan
     with the higher evidence or None (equal), from the conversations alone."""
-    from simcore.metrics.mind_judge import blind_evidence, letters
 
     return letters(blind_evidence(events_of(context["conversation_a"])),
                    blind_evidence(events_of(context["conversation_b"])))
@@ -345,7 +343,6 @@ class JudgeTask(Task):
         criterion with equal evidence, or not comparable (E16 asks for A or B), by
         :func:`tie_letter`; the overall the majority of the comparable criteria (an even split by
         :func:`tie_letter`)."""
-        from simcore.metrics.mind_judge import CRITERIA, NOT_COMPARABLE
 
         got = stand_in_letters(context)
         out = {c: tie_letter(context, c) if got[c] in (None, NOT_COMPARABLE) else got[c] for c in CRITERIA}
@@ -374,7 +371,6 @@ class JudgeTask(Task):
     def check(self, answer: dict, context, text: str) -> dict:
         """Each verdict is A or B (:data:`VERDICTS`); returns ``{criterion: 'A'/'B'}`` and
         ``overall``."""
-        from simcore.metrics.mind_judge import CRITERIA
 
         for key, value in answer.items():
             checks.one_of(self.id, key, value, VERDICTS, text)
@@ -418,7 +414,6 @@ def judge_verdict(client, rng, coin, context: dict, key_a: str, key_b: str, stan
     four-criterion winner on a 2-2 split; ``key_a``/``key_b`` name the plans for it);
     ``stand_in()`` -- the stand-in's verdict with that coin -- is the counted fallback.
     Exactly one of the two draws from ``coin``."""
-    from simcore.metrics.mind_judge import CRITERIA, NOT_COMPARABLE, settle
 
     got = client.ask(JUDGE, rng, fallback=lambda: None, **context)
     if got is None:

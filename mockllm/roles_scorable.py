@@ -36,6 +36,7 @@ import numpy as np
 
 from mockllm import checks, exchanges, schema
 from mockllm.tasks import Task, register_task
+from policies.scorable import aspiration, choose_deal, echo_estimate
 from simcore.errors import ParseError
 
 #: the stand-in the mock plays: scorable-v1's settings (policies.scorable; simcore.protocols.scorable.Settings)
@@ -150,7 +151,6 @@ def stand_in_proposal(context) -> dict:
     """scorable-v1's proposal for the context's speaker (policies.scorable: aspiration from the
     best own score at turn 0 to the minimum at the last turn, any deal, the echo of each other
     party's deals, each predicted to accept the best half of the deals by it)."""
-    from policies.scorable import aspiration, choose_deal, echo_estimate
 
     issues = list(context["your_scores"])
     ids = [list(context["your_scores"][i]) for i in issues]

@@ -1,7 +1,7 @@
 """The ASTRA agent: response modes (section 2.2) and the three stages (section 2.3).
 
 Each turn, in this order ("choice": the paper does not say; the parameter, its default and
-the reason are given; every parameter is in the registry entry ``astra-agent-v2``):
+the reason are given; every parameter is in the registry entry ``astra-agent-v4``):
 
 | step | rule | source |
 |---|---|---|
@@ -11,6 +11,7 @@ the reason are given; every parameter is in the registry entry ``astra-agent-v2`
 | accept at the deadline | in the rounds listed in ``deadline_rounds_left`` ((1,): the agent's turn of the last round), any offer >= BATNA | choice from the public code (the paper has no deadline rule): the code sets its flag at the end of the second-to-last round, so it acts in the last round; (2,) is the reference notes' wording, (1, 2) astra-agent-v1 |
 | walk away (a) | the partner made no concession (its own IPP score did not drop) in ``no_concession_turns`` (3) consecutive steps between its offers, i.e. over its last 4 offers; talk-only turns are not counted | 2.2 "makes no concessions for three consecutive turns"; counting offers, not turns: choice (a turn without an offer shows no concession either way) |
 | walk away (b) | after the agent's walk-away warning, the partner offered below BATNA ``below_batna_offers`` (2) times; the warning goes with the counter to the first offer below BATNA | 2.2 "twice offers below the agent's BATNA despite a walk-away warning"; when the warning is given: choice (public code: with the counter to an offer below BATNA) |
+| invite | with ``first_offer="partner"``, once the questions are done and before any offer, the agent asks the partner to propose first (once) | Figure 10 and Table 9: the partner makes the first offer; ``"agent"`` (v1-v3): Table 7's agent offers first |
 | ask | while no IPP exists, ask for the highest, then the lowest priority (``questions`` = 2); then the IPP is the stated ends filled with the opposite of the agent's own order; after a case-1 inconsistency ask once to clarify (``clarify`` = 1) | 2.2 "asks about preferences. If the response is unclear, it assumes preferences opposite to its own"; Table 7 (two questions); Table 9 (the clarifying question); the counts: public code ("only ask 2 times") |
 | propose | stage 1 -> stage 2 -> stage 3 | 2.3 |
 
@@ -84,6 +85,10 @@ class AgentParams:
     first_offer_stance: str = attrs.field(default="neutral", validator=attrs.validators.in_(("neutral", "unknown")), metadata={"source": "Table 7 labels the stance after the partner's first offer 'Neu.' (eq. 2 needs two offers); unknown = astra-agent-v1"})
     # lambda by stance x fairness: rows (stance, fair, unfair, unknown); Figure 3 / section 4.2
     lambda_table: tuple = attrs.field(default=M.LAMBDA_ROWS, converter=lambda rows: tuple(tuple(r) for r in rows), metadata={"source": "4.2 / Figure 3: lambda greedy 'around 0.9', neutral 'around 0.5', generous 'around 0.3'; Table 7 prints lambda=0.3 for 'unfair, generous' (fairness does not shift it); the unknown-stance row (0.6 / 0.7): choice, the paper gives no value before the partner's first offer; rows (stance, fair, unfair, unknown)"})
+    # who makes the first offer: "partner" (astra-agent-v4) -- once its questions are answered the
+    # agent invites the partner's offer and proposes only after it (or when the partner, invited,
+    # still offers nothing); "agent" (v1-v3): the agent makes the first offer
+    first_offer: str = attrs.field(default="partner", validator=attrs.validators.in_(("partner", "agent")), metadata={"source": "Figure 10 (the partner greets, answers both questions and makes the first offer: 'How about our first offer: I take 3 food, 1 water ...') and Table 9 (the partner states 'I'll take 3 firewood, 2 water, and 1 food' before the agent's first offer); the public code: the partner opens; Table 7's agent makes the first offer (agent = astra-agent-v1-v3)"})
     tactics: M.TacticParams = attrs.field(default=M.TacticParams(), metadata={"source": "Table 5 'When' thresholds and tactic order (each field has its own note)"})
 
     @classmethod
@@ -107,8 +112,10 @@ class AgentParams:
         return out
 
 
-# astra-agent-v2's readings (issue 17 changed the defaults; the old id keeps these)
-V2_CHOICES = dict(M.V2_TACTICS)
+# astra-agent-v3's readings (the defaults are astra-agent-v4's; the old id keeps these)
+V3_CHOICES = dict(M.V3_TACTICS, first_offer="agent")
+# astra-agent-v2's readings
+V2_CHOICES = dict(M.V2_TACTICS, first_offer="agent")
 # astra-agent-v1's readings (issue 10 changed the defaults; the old id keeps these)
 V1_CHOICES = dict(**V2_CHOICES,order=M.ORDER_V1, hold_against_fair=False, stance_first=False, si_target="agent",
                   smax_rule="hold", deadline_rounds_left=(1, 2), lambda_table=M.LAMBDA_ROWS_V1,
@@ -159,6 +166,7 @@ class AstraAgent:
         self.clarify_used = 0
         self.warned_at: Optional[int] = None
         self.rejected = 0
+        self.invited = False
         self.read_upto = 0
         #: every reading of a partner utterance, in order ({"highest", "lowest"}: an item or None;
         #: None itself where the answer was refused and the fallback, no cues, stood in), scored
@@ -222,6 +230,9 @@ class AstraAgent:
         if reason and reason.startswith("partner score") and self.clarify_used < self.p.clarify:
             self.clarify_used += 1
             return self._talk("ask_clarify", notes)
+        if self.p.first_offer == "partner" and not self.invited and not self.my_offers and not partner_offers:
+            self.invited = True
+            return self._talk("invite", notes)
         return self.propose(obs, notes)
 
     def _read(self, obs: Observation, notes: dict) -> None:

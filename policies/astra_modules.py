@@ -335,12 +335,19 @@ class TacticParams:
     # NCR "When" "The partner remains firm, making no concessions in their last two offers": two
     # partner offers needed (True, v3); v1/v2 read the stance alone, which a first offer already has
     ncr_needs_two: bool = attrs.field(default=True, metadata={"source": "Table 5 NCR 'making no concessions in their last two offers': two partner offers (True, astra-agent-v3); False (v1/v2): the neutral stance alone, which the partner's first offer already gets (first_offer_stance)"})
+    # RC "How": a counter-offer that gives the agent no more than the partner's standing offer
+    # ranks after every one that stays above it ("partner-offer", astra-agent-v4); "none" (v1-v3):
+    # no such tier.  Table 7's second RC (23 after the partner's 22/18) needs it.
+    rc_floor: str = attrs.field(default="partner-offer", validator=attrs.validators.in_(("none", "partner-offer")), metadata={"source": "Table 5 RC 'Respond with a concession' read with 2.2 'The agent accepts an offer if its score meets or exceeds its most recent offer': a counter-offer worth no more to the agent than the partner's offer on the table is that offer (or less) restated, not a counter; 'partner-offer' (astra-agent-v4) ranks such candidates after those above it, which gives Table 7's 23 (3, 2, 0) after the partner's 22/18 where 'none' (v1-v3) gives 22; fitted to Table 7"})
     csc_how: str = attrs.field(default="concede", validator=attrs.validators.in_(("concede", "distance")), metadata={"source": "Table 5 CSC 'Make a smaller concession' (the public code: 'must reduce your score by at least 1 point'): 'concede' (astra-agent-v3) ranks conceding candidates smaller than the last concession first, then other concessions, holding last; 'distance' (v1/v2): closest to half the last concession, where holding could tie and win"})
 
 
 #: stage 3 as astra-agent-v2 had it (before issue 17): the fixed precedence, RC toward the partner's
 #: concession, CSC by distance, NCR from the stance alone
-V2_TACTICS = dict(selection="precedence", rc_target="partner", csc_how="distance", ncr_needs_two=False)
+V2_TACTICS = dict(selection="precedence", rc_target="partner", csc_how="distance", ncr_needs_two=False,
+                  rc_floor="none")
+#: stage 3 as astra-agent-v3 has it: RC's ranking without the partner's standing offer as a floor
+V3_TACTICS = dict(rc_floor="none")
 
 
 def _when(t: str, c: TacticContext, p: TacticParams) -> bool:
@@ -458,7 +465,9 @@ def rank_by_tactic(tactic: str, cands, c: TacticContext, p: TacticParams = Tacti
             return (abs(conc - target), -s.s_a)
         if tactic == "RC":  # concede: about theta_f (a fair exchange), or as much as the partner did
             target = c.theta_f if p.rc_target == "theta-f" else max(1.0, -c.stance_delta)
-            return (strict and conc <= 1e-9, abs(conc - target), -s.s_a)
+            below = (p.rc_floor == "partner-offer" and c.partner_offer_sa is not None
+                     and s.s_a <= c.partner_offer_sa + 1e-9)
+            return (strict and conc <= 1e-9, below, abs(conc - target), -s.s_a)
         if tactic == "MGF":  # mutual benefit, emphasising fairness
             return (abs(s.s_a - s.s_p), -(s.s_a + s.s_p))
         return (-(s.s_a + s.s_p), -s.s_a)  # LGR: trade for joint gain

@@ -33,13 +33,13 @@ import numpy as np
 
 from mockllm.client import ModelClient
 from mockllm.scorable import ESTIMATE
+from policies.bayes import shape_values
 from scenarios.scorable import Game
 from simcore import caches
 
 
 def prior_mean_table(game: Game) -> tuple[np.ndarray, ...]:
     """100 * E[w_m] E[v_m(o)] under the uniform prior of :mod:`policies.bayes`."""
-    from policies.bayes import shape_values
 
     M = game.n_issues
     return tuple(100.0 / M * shape_values(k).mean(axis=0) for k in game.option_counts)

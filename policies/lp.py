@@ -36,9 +36,13 @@ agent score or ``S_p >=`` its previous offer's partner score are kept; the top
 
 from __future__ import annotations
 
+import warnings
 from typing import Optional, Sequence
 
 import attrs
+import pulp
+
+from policies.pulp_compat import add_variable, make_engine, solved_optimal
 from simcore import caches
 
 TOL = 1e-6
@@ -164,9 +168,7 @@ class PulpSolver:
         self.engine = engine
 
     def _model(self, prob, space: Space):
-        import pulp
 
-        from policies.pulp_compat import add_variable
 
         domain, own, partner = space.domain, space.own, space.partner
         s_a, s_p, index, decode = 0, 0, 0, []
@@ -201,9 +203,7 @@ class PulpSolver:
     def _infeasible(self, space: Space, max_bound: float, min_own: float, min_partner: float) -> bool:
         """Whether no outcome meets the constraints: the least total violation of the three
         score constraints, each given a slack variable, is above ``TOL``."""
-        import pulp
 
-        from policies.pulp_compat import add_variable
 
         prob = pulp.LpProblem("ASTRA_offer_feasibility", pulp.LpMinimize)
         s_a, s_p, _index, decode = self._model(prob, space)
@@ -220,20 +220,17 @@ class PulpSolver:
         return pulp.value(prob.objective) > TOL
 
     def _run(self, prob) -> bool:
-        from policies.pulp_compat import make_engine, solved_optimal
 
         return solved_optimal(prob.solve(make_engine(self.engine, self.time_limit)))
 
     def solve(self, space: Space, lam: float, max_bound: float, min_own: float,
               min_partner: float) -> Optional[Solution]:
-        import warnings
 
         with warnings.catch_warnings():  # pulp 3.3 deprecation notices for the 4.0 API
             warnings.simplefilter("ignore", DeprecationWarning)
             return self._solve(space, lam, max_bound, min_own, min_partner)
 
     def _solve(self, space, lam, max_bound, min_own, min_partner):
-        import pulp
 
         t = _lam_tenths(lam)
         prob = pulp.LpProblem("ASTRA_offer", pulp.LpMaximize)

@@ -25,6 +25,9 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import warnings
+
+import pulp
 
 OPTIMAL = 1
 
@@ -34,7 +37,6 @@ def add_variable(prob, name: str, low, up, cat: str):
     add = getattr(prob, "add_variable", None)
     if add is not None:
         return add(name, low, up, cat=cat)
-    import pulp  # PuLP 3.0-3.2: free-standing variables
 
     return pulp.LpVariable(name, low, up, cat=cat)
 
@@ -84,7 +86,6 @@ def _silence_highs_banner() -> None:
 
 def make_engine(engine: str, time_limit: float | None = None):
     """The PuLP solver object for ``engine`` ("highs" or "cbc"), quiet and with no MIP gap."""
-    import pulp
 
     if engine == "highs":
         _silence_highs_banner()
@@ -109,7 +110,6 @@ def make_engine(engine: str, time_limit: float | None = None):
 
 
 def cbc_available() -> bool:
-    import warnings
 
     with warnings.catch_warnings():  # PuLP 3.3 warns that PULP_CBC_CMD goes away in 4.0
         warnings.simplefilter("ignore", DeprecationWarning)

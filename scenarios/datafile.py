@@ -146,7 +146,6 @@ def scenario_kind(path: str) -> str:
     (``parties``), a restaurant domain (``criteria``) or an ASTRA bilateral domain
     (``format: simcore-bilateral-*`` or ``issues`` without ``parties``); one InputError
     otherwise."""
-    from simcore.errors import InputError
 
     data = read_data(path)
     if isinstance(data, dict):

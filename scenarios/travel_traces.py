@@ -5,8 +5,8 @@ values and willingness are the paper's; where the paper's table leaves a value o
 choice is noted.  Each trace records the paper's outcome beside simcore's, with the
 reason where they differ.  :func:`play` negotiates a trace with a registered
 policy and returns the item outcome and the events; the golden playthrough files
-and ``tests/test_mind_paper_examples.py`` (each trace against the paper) and
-``tests/test_mind_study.py`` (each trace replayed) use them.
+and ``tests/systems/mind/test_mind_paper_examples.py`` (each trace against the paper) and
+``tests/systems/mind/test_mind_study.py`` (each trace replayed) use them.
 """
 
 from __future__ import annotations
@@ -85,18 +85,3 @@ def group_for(trace: Trace) -> Group:
                                  w if it.key == trace.item else 0) for it in CATALOGUE)
         members.append(Persona("Proposer" if k == 0 else f"Voter{chr(64 + k)}", _TRAITS, prefs))
     return Group(trace.name, _TRIP, tuple(members), (trace.item,))
-
-
-def play(trace: Trace, policy_id: str = "mind-v2"):
-    """Negotiate ``trace`` (proposer = member 0) with exact wording (no tone noise);
-    returns (ItemOutcome, events)."""
-    # (imported here: simcore.systems.mind imports this module for its playthroughs)
-    from mockllm.client import ModelClient
-    from mockllm.mock import MockBackend
-    from simcore.seeding import generator
-    from simcore.systems.mind.match import play_group
-
-    group = group_for(trace)
-    out = play_group(group, policy_id, [0], ModelClient(MockBackend(exact=True)),
-                     generator(0, "mind-trace", trace.name), f"mind/trace/{trace.name}/{policy_id}")
-    return out.items[0], out.events

@@ -7,14 +7,17 @@ importing the API that imports them.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any, Sequence
 
+import numpy as np
+
 from simcore.errors import InputError, UnknownIdError
+from simcore.registry import make, registered, resolve
 
 
 def seed_sequence(seed: Any, name: str = "seed"):
     """``seed`` as a ``numpy.random.SeedSequence``: a non-negative int, or a SeedSequence itself."""
-    import numpy as np
 
     if isinstance(seed, np.random.SeedSequence):
         return seed
@@ -26,7 +29,6 @@ def seed_sequence(seed: Any, name: str = "seed"):
 
 def _registered_id(kind: str, value: Any, name: str, system: str, role: str | None = None) -> str:
     """The registry id ``value`` names, checked to be a ``kind`` of ``system`` (and ``role``)."""
-    from simcore.registry import registered, resolve
 
     valid = [i for i in registered(kind, system=system)
              if role is None or resolve(kind, i).meta.get("role") in (role, None)]
@@ -45,7 +47,6 @@ def _policy_object(policy: Any, name: str, system: str, methods: Sequence[str], 
                    **build: Any) -> Any:
     """A policy from an id (built from the registry with ``build``), or the object itself when it
     has every method of ``methods``."""
-    from simcore.registry import make
 
     if isinstance(policy, str):
         return make("policy", _registered_id("policy", policy, name, system, role), **build)
@@ -61,7 +62,6 @@ def _policy_object(policy: Any, name: str, system: str, methods: Sequence[str], 
 
 def load_ref(ref: str, name: str) -> Any:
     """The object a ``"package.module:attr"`` reference names (a user's policy class)."""
-    import importlib
 
     module, sep, attr = str(ref).partition(":")
     if not sep or not module or not attr:
@@ -82,7 +82,6 @@ def load_ref(ref: str, name: str) -> Any:
 def seat_ref(value: str, system: str, role: str | None, builtin: Sequence[str]) -> str:
     """Why ``value`` cannot take a seat, or "" when it can: a study name in ``builtin``, a
     registered ``system`` policy id (of ``role``), or a ``module:attr`` reference."""
-    from simcore.registry import registered, resolve
 
     if value in builtin:
         return ""

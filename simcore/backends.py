@@ -20,10 +20,15 @@ command line runs both before any work (:func:`simcore.cli_options.backend_setti
 from __future__ import annotations
 
 import inspect
+import inspect as _inspect
 import os
 from typing import Any, Callable, Mapping, Sequence
 
-from simcore.errors import InputError
+from mockllm.cassette import RecordingBackend, ReplayBackend, check_header, looks_like_cassette, read_header
+from mockllm.openai_compat import (BASE_URL_ENV, DEFAULT_KEY_ENV, MODELS_TIMEOUT, REDACTED, OpenAICompatBackend,
+                                   auth_header, list_models)
+from simcore.errors import BackendError, InputError
+from simcore.files import RUN_FILES, SWEEP_FILES
 from simcore.registry import make, registered, resolve
 
 
@@ -96,7 +101,6 @@ def build_backend(backend_id: str, args: Sequence[tuple[str, str]] = (), *, reco
                   replay_misses: str = "error"):
     """The backend a study run uses.  ``mock_options`` (such as ``tone_noise``) apply only
     to the noisy mock (``mock-vN``)."""
-    from mockllm.cassette import RecordingBackend, ReplayBackend
 
     if replay:
         return ReplayBackend(replay, misses=replay_misses)
@@ -127,7 +131,6 @@ def backend_identity(backend_id: str, args: Sequence[tuple[str, str]] = (), repl
     """``metrics["backend"]``: the backend id and model a run's answers came from; for a
     replay, those the cassette was recorded with (``null`` when its header lacks them)."""
     if replay:
-        from mockllm.cassette import read_header
 
         meta = read_header(replay) or {}
         return {"id": meta.get("backend"), "model": meta.get("model")}
@@ -144,9 +147,7 @@ SHORT_KEY = 8
 def is_openai_compat(backend_id: str) -> bool:
     """Whether the registered backend ``backend_id`` is the OpenAI-compatible HTTP backend
     (or a subclass of it)."""
-    import inspect as _inspect
 
-    from mockllm.openai_compat import OpenAICompatBackend
     factory = resolve("backend", backend_id).load()
     return _inspect.isclass(factory) and issubclass(factory, OpenAICompatBackend)
 
@@ -171,8 +172,6 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
     the cassette header and ``metrics.json`` name it.  Raises InputError (one line) for anything wrong.
     ``model_option`` is the option that gives the model, as the messages name it (a role's own
     server: ``--role-arg ROLE:model``)."""
-    from mockllm.openai_compat import BASE_URL_ENV, DEFAULT_KEY_ENV, REDACTED, auth_header
-    from simcore.errors import BackendError
 
     echo = echo or (lambda _line: None)
     if (model is not None or base_url is not None) and not backend_given:
@@ -235,8 +234,6 @@ def http_settings(backend_id: str, args: Sequence[tuple[str, str]], *, model: st
 def _only_model(backend_id: str, args: Sequence[tuple[str, str]], option: str = "--model") -> tuple[str, str]:
     """The one model the server lists and the URL that lists it (see
     :func:`http_settings`); InputError naming ``option`` otherwise."""
-    from mockllm.openai_compat import MODELS_TIMEOUT, list_models
-    from simcore.errors import BackendError
 
     ask = f"{option}=NAME" if option.startswith("--role-arg") else f"{option} NAME"
     probe = build_backend(backend_id, [*args, ("model", "?")])  # checks every other argument first
@@ -290,8 +287,6 @@ def check_backend_files(*, record: str | None = None, append: bool = False, log_
     * neither is a result file the run writes in ``out`` (metrics.json, transcripts.jsonl,
       a table's CSV, a sweep's files).
     """
-    from mockllm.cassette import check_header, looks_like_cassette
-    from simcore.files import RUN_FILES, SWEEP_FILES
 
     for option, path in (("--record", record), ("--log-calls", log_calls)):
         if path and out and str(out).strip() and _same(os.path.dirname(os.path.abspath(path)), out):
@@ -334,7 +329,6 @@ def check_append(record: str, backend_id: str, args: Sequence[tuple[str, str]] =
     """``--record PATH --append`` onto a cassette with a header: this run's backend, model,
     tries and temperature must be the header's (a replay answers every exchange with
     those); InputError naming the first that differs."""
-    from mockllm.cassette import check_header
 
     if not os.path.exists(record) or not os.path.getsize(record):
         return

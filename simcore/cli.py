@@ -15,12 +15,18 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import json
+import os
 import sys
+import time
+import traceback
 
 import click
 
+from simcore.errors import IllegalMove, SimcoreError
 from simcore.progress import AFTER
 from simcore.systems import STUDIES, available
+from simcore.textsafe import visible
 
 
 #: studies that are not a system's own (not in the default study): name -> the module of their command
@@ -76,7 +82,6 @@ def run(ctx, seed, workers, out, progress, overwrite, resume, first_look):
     Options given before SYSTEM apply to it as if given after it (``--out`` keeps its
     meaning here: the parent directory, so ``simcore run --out X mind`` writes to
     X/mind); an option given on both sides takes its value from after SYSTEM."""
-    import os
 
     if ctx.invoked_subcommand is not None:
         if first_look:
@@ -93,7 +98,6 @@ def run(ctx, seed, workers, out, progress, overwrite, resume, first_look):
         return
     from simcore import default_study
 
-    import time
 
     names = list(available())
     if first_look:
@@ -161,7 +165,6 @@ def scenarios_list(as_json):
 
     rows = [(s.id, s.meta.get("system", ""), s.description) for s in specs("scenario")]
     if as_json:
-        import json
 
         click.echo(json.dumps([{"id": i, "system": sy, "description": d} for i, sy, d in rows], indent=1))
         return
@@ -175,7 +178,6 @@ def scenarios_list(as_json):
 def scenarios_show(scenario_id):
     """Describe one scenario (its items, parties, facts): a registered id, or a scenario file
     (a scorable game, an ASTRA domain or a restaurant domain, as `simcore run` takes it)."""
-    import os
 
     from simcore.registry import resolve
     from scenarios.datafile import scenario_kind
@@ -242,9 +244,7 @@ DEBUG_ENV = "SIMCORE_DEBUG"
 
 
 def main(argv=None) -> None:
-    import os
 
-    from simcore.errors import IllegalMove, SimcoreError
 
     try:
         cli.main(args=argv, prog_name="simcore", standalone_mode=False)
@@ -262,10 +262,8 @@ def main(argv=None) -> None:
         sys.exit(130)
     except IllegalMove as exc:  # a bug of ours, not the user's input
         if os.environ.get(DEBUG_ENV, "") not in ("", "0"):
-            import traceback
 
             traceback.print_exc()
-        from simcore.textsafe import visible  # the move may quote a model's words
 
         click.echo(visible(f"simcore: internal error: {exc}. This is a bug in simcore, not in your input: please "
                            f"report it with the command you ran ({DEBUG_ENV}=1 shows the traceback)", oneline=True),
@@ -273,7 +271,6 @@ def main(argv=None) -> None:
         sys.exit(exc.exit_code)
     except SimcoreError as exc:
         # bad input: 2; a backend that stopped the run or answers that mostly fell back: 3
-        from simcore.textsafe import visible  # a message may quote a file's or a model's text
 
         click.echo(visible(f"simcore: error: {exc}", oneline=True), err=True)
         sys.exit(getattr(exc, "exit_code", 2))

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Callable, Sequence
 
 import click
+from click.core import ParameterSource
 
-from simcore.runopts import BACKEND_META, SWEEP_META
+from mockllm.cassette import ReplayBackend
+from simcore.argcheck import seat_ref
+from simcore.backends import build_backend, check_append, check_backend_files, http_settings, parse_backend_args
+from simcore.errors import InputError
+from simcore.executors import EXECUTORS
+from simcore.registry import describe_params
+from simcore.role_backends import complete_roles, parse_roles
+from simcore.rules import describe
+from simcore.runopts import BACKEND_META, DEFAULT_MAX_FALLBACK_SHARE, DEFAULT_MIN_READING_ACCURACY, SWEEP_META
 
 
 class CommaChoice(click.ParamType):
@@ -20,7 +31,6 @@ class CommaChoice(click.ParamType):
         self.registry_prefix = registry_prefix
 
     def _canonical(self, v: str) -> str:
-        import re
 
         if self.registry_prefix and v.startswith(self.registry_prefix):
             bare = re.sub(r"-v\d+$", "", v[len(self.registry_prefix):])
@@ -50,7 +60,6 @@ class SeatChoice(CommaChoice):
         self.system, self.role = system, role
 
     def convert(self, value, param, ctx):
-        from simcore.argcheck import seat_ref
 
         if isinstance(value, tuple):
             return value
@@ -76,7 +85,6 @@ class SeatAssignment(click.ParamType):
         self.system, self.seats, self.names = system, seats, tuple(names)
 
     def convert(self, value, param, ctx):
-        from simcore.argcheck import seat_ref
 
         if isinstance(value, tuple):
             return value
@@ -133,7 +141,6 @@ class FloatRange(click.FloatRange):
     comparison, so a plain range check lets it through)."""
 
     def convert(self, value, param, ctx):
-        import math
 
         number = click.FLOAT.convert(value, param, ctx)
         if not math.isfinite(number):
@@ -152,7 +159,6 @@ def _store_sweep_option(ctx: click.Context, param: click.Parameter, value):
 
 def sweep_options(fn: Callable) -> Callable:
     """--grid, --replicates, --resume, --executor, --scheduler, --overwrite (values go to ``ctx.meta``)."""
-    from simcore.executors import EXECUTORS
 
     opts = [
         click.option("--grid", "grid", multiple=True, metavar="KEY=V1,V2", expose_value=False,
@@ -230,8 +236,6 @@ def list_params_option(system: str) -> Callable:
     def show(ctx: click.Context, _param: click.Parameter, value):
         if not value or ctx.resilient_parsing:
             return
-        from simcore.registry import describe_params
-        from simcore.rules import describe
 
         click.echo(describe_params(system))
         rules = describe(system)
@@ -265,7 +269,6 @@ def backend_options(fn: Callable) -> Callable:
     --role, --role-arg (see
     :mod:`simcore.backends`).  All but --backend, --backend-arg, --record and --replay go
     to ``ctx.meta`` and are read by :func:`backend_settings` and :func:`simcore.launch.launch`."""
-    from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE, DEFAULT_MIN_READING_ACCURACY
 
     fn = click.option("--role-arg", "role_arg", multiple=True, expose_value=False, callback=_store_backend_option,
                       metavar="ROLE:KEY=VALUE",
@@ -334,9 +337,6 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
 
     ``--append``, ``--replay-misses``, ``--log-calls``, ``--model``, ``--base-url`` (and
     ``--overwrite``) are read from the click context (see :func:`backend_options`)."""
-    from simcore.backends import (build_backend, check_append, check_backend_files, http_settings,
-                                  parse_backend_args)
-    from simcore.errors import InputError
 
     ctx = click.get_current_context(silent=True)
     meta = ctx.meta.get(BACKEND_META, {}) if ctx is not None else {}
@@ -364,7 +364,6 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
         if record and append:
             check_append(record, backend, args)
     else:  # the run reports the backend the cassette was recorded with (metrics.json as recorded)
-        from mockllm.cassette import ReplayBackend
 
         header = ReplayBackend(replay, misses=misses).meta  # every line checked before any work
         if isinstance(header.get("backend"), str):
@@ -373,7 +372,6 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
     out = {"backend": backend, "backend_args": args, "record": record, "replay": replay,
            "replay_misses": misses}
     if meta.get("role") or meta.get("role_arg"):  # (only then: a study without playable roles has no such field)
-        from simcore.role_backends import complete_roles, parse_roles
 
         roles = parse_roles(meta.get("role") or (), ctx.command.name, meta.get("role_arg") or ())
         out["roles"] = complete_roles(roles, record=record, replay=replay,
@@ -383,7 +381,6 @@ def backend_settings(backend: str, backend_args, record, replay, workers: int) -
 
 def _given(ctx: click.Context, name: str) -> bool:
     """Whether option ``name`` was given (on the command line or from the environment)."""
-    from click.core import ParameterSource
 
     source = ctx.get_parameter_source(name)
     return source is not None and source not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)

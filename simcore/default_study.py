@@ -16,6 +16,7 @@ from typing import Sequence
 from simcore.errors import InputError
 from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir, write_atomic
 from simcore.jsonread import JSONProblem, loads
+from simcore.progress import _clock
 
 MARK = "default-study.json"
 
@@ -23,7 +24,6 @@ def overall_line(names: Sequence[str], done: Sequence[str], elapsed: float) -> s
     """"k of n systems done, elapsed", and the systems not yet started, whose time is not
     estimated: nothing about one has been measured before it runs (each system's own
     progress line estimates its time left from its measured rate once it has started)."""
-    from simcore.progress import _clock
 
     left = [n for n in names if n not in done]
     tail = f"; not started: {', '.join(left)} (no estimate before each has run)" if left else ""

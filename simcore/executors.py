@@ -18,11 +18,15 @@ root seed and its own key, and callers put outputs back in task order.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import importlib.util
+import logging
 import multiprocessing
 import os
 import signal
 import sys
 import threading
+import warnings
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterator, Sequence
 
@@ -128,7 +132,6 @@ def die_with_parent(parent: int) -> None:
     """
     if not sys.platform.startswith("linux"):
         return
-    import ctypes
 
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -150,7 +153,6 @@ def _runs(pid: int) -> bool:
 
 
 def dask_available() -> bool:
-    import importlib.util
 
     return importlib.util.find_spec("distributed") is not None
 
@@ -234,8 +236,6 @@ def stop_workers(pool: Executor) -> None:
 
 @contextlib.contextmanager
 def _dask_executor(*, workers: int, scheduler: str | None) -> Iterator[Executor]:
-    import logging
-    import warnings
 
     from distributed import Client, LocalCluster
 

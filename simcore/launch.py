@@ -9,23 +9,27 @@ imports the others in a circle.
 
 from __future__ import annotations
 
+import importlib
+import json
 import os
 from typing import Any
 
 import attrs
+import click
 
-from simcore.files import missing_dirs, remove_empty_dirs
+from simcore.errors import InputError, SimcoreError
+from simcore.executors import check_choice, open_executor
+from simcore.files import missing_dirs, prepare_out_dir, remove_empty_dirs
 from simcore.readings import check_reading_accuracy, sweep_readings
+from simcore.robustness import run_robustness
 from simcore.runopts import (BACKEND_META, DEFAULT_MAX_FALLBACK_SHARE, DEFAULT_MIN_READING_ACCURACY, SWEEP_META,
                              SWEEP_OPTIONS)
 from simcore.study import Summary, check_fallback_share, run_study, sweep_model_calls
-
-
+from simcore.sweep import DEFAULT_REPLICATES, RunsFailed, run_sweep
 
 
 def _context_sweep_options() -> dict:
     """Sweep options that :func:`simcore.cli_options.common_options` stored in the click context."""
-    import click
 
 
     ctx = click.get_current_context(silent=True)
@@ -35,7 +39,6 @@ def _context_sweep_options() -> dict:
 def _context_max_fallback_share(given: float | None) -> float | None:
     """The threshold: ``given``, else the command line's --max-fallback-share, else the
     default when running from the command line; None (no check) from Python."""
-    import click
 
 
     if given is not None:
@@ -50,7 +53,6 @@ def _context_max_fallback_share(given: float | None) -> float | None:
 def _context_min_reading_accuracy(given: float | None) -> float | None:
     """The reading threshold: ``given``, else the command line's --min-reading-accuracy,
     else the default when running from the command line; None (no check) from Python."""
-    import click
 
 
     if given is not None:
@@ -64,7 +66,6 @@ def _context_min_reading_accuracy(given: float | None) -> float | None:
 
 def _context_transport() -> tuple[int, str | None]:
     """``--concurrency`` and ``--log-calls`` from the command line (1 and None otherwise)."""
-    import click
 
 
     ctx = click.get_current_context(silent=True)
@@ -74,7 +75,6 @@ def _context_transport() -> tuple[int, str | None]:
 
 def _system_of(study_path: str) -> str:
     """The system name of the study at ``study_path`` ("module:attr")."""
-    import importlib
 
     module, _, attr = study_path.partition(":")
     return getattr(importlib.import_module(module), attr).name
@@ -123,9 +123,7 @@ def launch(study_path: str, config: Any, *, workers: int = 1, out: str | None = 
 def _launch(study_path: str, config: Any, *, workers: int, out: str | None, progress: bool | None,
             max_fallback_share: float | None, min_reading_accuracy: float | None, **sweep: Any) -> Summary:
     """:func:`launch`, every option checked before ``out`` is prepared."""
-    import click
 
-    from simcore.errors import InputError, SimcoreError
 
     unknown = sorted(set(sweep) - set(SWEEP_OPTIONS))
     if unknown:
@@ -148,10 +146,8 @@ def _launch(study_path: str, config: Any, *, workers: int, out: str | None, prog
             raise InputError("--robustness", str(robustness), "runs the study once per stand-in; it cannot be "
                                                                "combined with --grid, --replicates or --resume")
         if out is not None:
-            from simcore.files import prepare_out_dir
 
             prepare_out_dir(out, kind="run", overwrite=overwrite)
-        from simcore.robustness import run_robustness
 
         role_ids = None if robustness == "all" else [r.strip() for r in str(robustness).split(",") if r.strip()]
         run_robustness(study_path, config, _system_of(study_path),
@@ -160,7 +156,6 @@ def _launch(study_path: str, config: Any, *, workers: int, out: str | None, prog
     if grid or replicates is not None:
         if _context_transport() != (1, None):
             raise InputError("--concurrency", "", "--concurrency and --log-calls apply to a plain run, not a sweep")
-        from simcore.sweep import DEFAULT_REPLICATES, RunsFailed, run_sweep
 
         summary = run_sweep(study_path, config, grid=grid,
                             replicates=DEFAULT_REPLICATES if replicates is None else replicates,
@@ -194,11 +189,9 @@ def _launch(study_path: str, config: Any, *, workers: int, out: str | None, prog
         raise InputError("--log-calls", log_calls, "sees the calls of this process only; use --concurrency "
                                                    "instead of --workers / another executor")
     if executor is not None or scheduler:
-        from simcore.executors import check_choice
 
         check_choice(executor, scheduler)
     if out is not None:
-        from simcore.files import prepare_out_dir
 
         prepare_out_dir(out, kind="run", overwrite=overwrite)
     echo = None if as_json else click.echo
@@ -206,13 +199,11 @@ def _launch(study_path: str, config: Any, *, workers: int, out: str | None, prog
         summary = run_study(study_path, config, workers=workers, out_dir=out, progress=progress, echo=echo,
                             concurrency=concurrency, log_calls=log_calls)
     else:
-        from simcore.executors import open_executor
 
         with open_executor(executor, workers=workers, scheduler=scheduler) as pool:
             summary = run_study(study_path, config, workers=workers, out_dir=out, progress=progress,
                                 echo=echo, executor=pool, log_calls=log_calls)
     if as_json:
-        import json
 
         click.echo(json.dumps({"system": summary.system, "out": out,
                                "tables": [t.to_json() for t in summary.tables],

@@ -24,13 +24,13 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from mockllm.tone import read_level
+from scenarios.travel import ITEMS
 from simcore.systems import STUDIES, part
 from simcore.transcript import Event
 
 
 def mind_notes(events: Sequence[Event]) -> dict[int, str]:
-    from mockllm.tone import read_level
-    from scenarios.travel import ITEMS
 
     out = {}
     for e in events:

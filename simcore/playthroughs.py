@@ -3,7 +3,7 @@
 Each study module may define ``PLAYTHROUGHS``: a dict ``name -> callable() -> str``
 that plays a fixed, constructed negotiation and returns its rendered transcript.
 ``simcore playthroughs`` writes them to ``tests/playthroughs/<system>-<name>.txt``;
-``tests/test_playthroughs.py`` regenerates them in memory and diffs.
+``tests/core/test_playthroughs.py`` regenerates them in memory and diffs.
 
 The golden files belong to the source checkout (they are tests, not installed with
 the package), so the command refuses to run from an installed copy: there it would
@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import os
 
+from simcore.errors import SimcoreError
 from simcore.files import write_atomic
 from simcore.systems import STUDIES, available
 
@@ -24,7 +25,6 @@ DEFAULT_DIR = os.path.join(ROOT, "tests", "playthroughs")
 
 def check_checkout(directory: str = DEFAULT_DIR) -> None:
     """Refuse (one line) unless ``directory`` is the golden-file folder of a checkout."""
-    from simcore.errors import SimcoreError
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(directory)))
     if not (os.path.isdir(directory) and os.path.isfile(os.path.join(root, "setup.cfg"))):

@@ -30,6 +30,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from scipy.special import betaincinv
+
+from simcore.errors import ReadingAccuracyTooLow
 from simcore.tables import Num
 
 #: the confidence of the upper bound the check compares with the threshold
@@ -48,9 +51,7 @@ def upper_bound(read: int, right: int) -> float | None:
     None when nothing was read."""
     # the inverse regularised incomplete beta: beta.ppf(CONFIDENCE, right + 1, read - right), what
     # scipy.stats.binomtest(right, read, alternative="less").proportion_ci(CONFIDENCE) gives, from
-    # scipy.special (imported here: scipy.stats costs 1.4 s to import, scipy.special 0.25 s, spent
-    # only when a run has readings to check)
-    from scipy.special import betaincinv
+    # scipy.special (scipy.stats costs 1.4 s to import, scipy.special 0.25 s)
 
     read, right = int(read), int(right)
     if not read:
@@ -80,7 +81,6 @@ def check_reading_accuracy(metrics: Mapping[str, Any], limit: float | None, wher
     """Raises :class:`~simcore.errors.ReadingAccuracyTooLow` when the run's accepted readings
     (``metrics["readings"]``) are right less often than ``limit`` beyond chance (see the
     module docstring); called after the outputs are written."""
-    from simcore.errors import ReadingAccuracyTooLow
 
     totals = metrics.get("readings")
     if limit is None or not totals or not totals.get("read"):

@@ -13,8 +13,12 @@ list) and loaded on first use.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+import inspect
 import re
 import sys
+import typing
+from importlib.metadata import entry_points
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
@@ -22,6 +26,7 @@ import attrs
 from simcore.errors import UnknownIdError
 from simcore.once import Once
 from simcore.systems import STUDIES
+from simcore.textsafe import visible
 
 KINDS = ("scenario", "policy", "protocol", "backend", "study")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_.-]*-v(\d+)$")
@@ -76,7 +81,6 @@ PLUGIN_GROUP = "simcore.policies"
 
 
 def _import_builtins() -> None:
-    import importlib.util
 
     for name in _builtin_modules():
         if importlib.util.find_spec(name) is None:
@@ -105,10 +109,7 @@ def _import_plugins() -> None:
     """Registry entries from installed packages (entry points in :data:`PLUGIN_GROUP`).  A
     plugin that cannot be loaded fails alone: one line on standard error naming it, and the
     others and simcore's own entries still load (an unknown id then names it)."""
-    import sys
-    from importlib.metadata import entry_points
 
-    from simcore.textsafe import visible
 
     for ep in entry_points(group=PLUGIN_GROUP):
         where = f"entry point {ep.name} = {ep.value} ({PLUGIN_GROUP})"
@@ -234,7 +235,6 @@ def _hinted_notes(obj: Any) -> dict:
     """``{field: note}`` from the attrs classes a plain callable's parameters are annotated
     with (and their attrs-typed fields), so flat kwargs such as ``alpha`` of an entry point
     taking ``params: AgentParams`` find the note on ``AgentParams.alpha``."""
-    import typing
 
     target = obj.__init__ if isinstance(obj, type) else obj
     try:
@@ -272,7 +272,6 @@ def spec_params(spec: Spec) -> list[Param]:
     client or the generator, is passed at run time and is not a parameter); then any spec
     kwarg not covered by those.  A note missing from a field can be given by the entry
     point's ``SOURCES`` or the spec's ``meta["sources"]`` (``{parameter: note}``)."""
-    import inspect
 
     obj = spec.load()
     out: list[Param] = []

@@ -23,7 +23,10 @@ import math
 import os
 from typing import Any, Callable, Mapping, Sequence
 
-from simcore.roles import Claim, Role
+from simcore.errors import InputError
+from simcore.files import write_atomic
+from simcore.roles import Claim, Role, claims as system_claims, roles as system_roles
+from simcore.study import dumps_metrics, run_study
 from simcore.tables import Table
 
 ROBUSTNESS_FILE = "robustness.json"
@@ -164,10 +167,6 @@ def run_robustness(study_path: str, config: Any, system: str, *, workers: int = 
                    role_ids: Sequence[str] | None = None) -> dict:
     """Run the study once per family member of each role of ``system``; return the results
     (the content of ``robustness.json``), write them to ``out`` and echo the tables."""
-    from simcore.errors import InputError
-    from simcore.roles import claims as system_claims
-    from simcore.roles import roles as system_roles
-    from simcore.study import dumps_metrics, run_study
 
     chosen = system_roles(system)
     if role_ids:
@@ -207,7 +206,6 @@ def run_robustness(study_path: str, config: Any, system: str, *, workers: int = 
             "claims": rows}
         tables.append(role_table(role, claims, rows, names))
     if out is not None:
-        from simcore.files import write_atomic
 
         os.makedirs(out, exist_ok=True)
         write_atomic(os.path.join(out, ROBUSTNESS_FILE), dumps_metrics(result))

@@ -44,7 +44,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from mockllm.client import ModelClient
+from simcore.backends import build_backend, check_arg_names, http_settings, is_openai_compat
 from simcore.errors import BackendError, InputError
+from simcore.registry import resolve
+from simcore.roles import roles
 
 #: the BACKEND word for the run's own backend
 MODEL = "model"
@@ -52,7 +56,6 @@ MODEL = "model"
 
 def playable(system: str | None = None) -> dict:
     """``{role id: task id}`` of the roles a backend can play (of ``system`` when given)."""
-    from simcore.roles import roles
 
     return {r.id: r.task for r in roles(system) if r.task}
 
@@ -97,8 +100,6 @@ def parse_roles(pairs: Sequence[str], system: str, role_args: Sequence[str] = ()
     InputError (one line naming what is wrong) for an unknown or unplayable role, a role given
     twice, an unknown backend id or argument, a server without its address, or an argument
     for a role without a backend of its own.  Nothing is asked of a server here."""
-    from simcore.backends import check_arg_names
-    from simcore.registry import resolve
 
     extra = parse_role_args(role_args)
     if not pairs and not extra:
@@ -158,8 +159,6 @@ def complete_roles(roles: Sequence, *, record: str | None = None, replay: str | 
     (:func:`simcore.backends.http_settings`: without ``model``, the only model the server
     lists; the API key variable checked); every role's own backend is built once, so a bad
     argument value is one line here."""
-    from simcore.backends import build_backend, http_settings, is_openai_compat
-    from simcore.registry import resolve
 
     out = []
     for role, backend in roles:
@@ -199,7 +198,6 @@ def role_client(roles: Sequence, role_id: str, run_backend, *, temperature: floa
     backend's, as for the words).  ``record``: the client keeps a record of each ask
     (:attr:`~mockllm.client.ModelClient.exchanges`), for a role that drains it into its
     decisions' transcript events (:mod:`mockllm.exchanges`)."""
-    from mockllm.client import ModelClient
 
     backend = dict(roles).get(role_id)
     if backend is None:
@@ -207,7 +205,6 @@ def role_client(roles: Sequence, role_id: str, run_backend, *, temperature: floa
     if backend == MODEL:
         chosen = run_backend
     else:
-        from simcore.backends import build_backend
 
         chosen = build_backend(*split_backend(backend))
     return ModelClient(chosen, temperature=temperature, exchanges=[] if record else None)

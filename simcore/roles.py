@@ -25,6 +25,9 @@ from typing import Any, Callable, Mapping
 
 import attrs
 
+from simcore.errors import UnknownIdError
+from simcore.systems import STUDIES, available
+
 
 def _frozen_mapping(value: Mapping[str, Any]) -> tuple:
     return tuple(sorted(dict(value).items()))
@@ -105,7 +108,6 @@ class Role:
         for m in self.family:
             if m.name == name:
                 return m
-        from simcore.errors import UnknownIdError
 
         raise UnknownIdError(f"{self.id} stand-in", name, [m.name for m in self.family])
 
@@ -130,10 +132,8 @@ class Claim:
 
 
 def _study_module(system: str):
-    from simcore.systems import STUDIES
 
     if system not in STUDIES:
-        from simcore.errors import UnknownIdError
 
         raise UnknownIdError("system", system, STUDIES)
     return importlib.import_module(STUDIES[system])
@@ -141,7 +141,6 @@ def _study_module(system: str):
 
 def roles(system: str | None = None) -> list[Role]:
     """Every declared role (of ``system`` only, when given), in study order."""
-    from simcore.systems import available
 
     systems = available() if system is None else [system]
     out: list[Role] = []
@@ -152,7 +151,6 @@ def roles(system: str | None = None) -> list[Role]:
 
 def role(role_id: str) -> Role:
     """The role ``system.name``."""
-    from simcore.errors import UnknownIdError
 
     found = {r.id: r for r in roles()}
     if role_id not in found:

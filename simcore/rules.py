@@ -1,7 +1,7 @@
 """Rule tables as data: each policy module exports ``RULES``, a tuple of :class:`Rule` rows.
 
 One source for every place a rule is shown: the README's and the docs' rule tables (written
-from the data by :func:`markdown`; ``tests/test_rules_docs.py`` fails when a table and the data
+from the data by :func:`markdown`; ``tests/docs/test_rules_docs.py`` fails when a table and the data
 disagree, ``python -m simcore.rules`` rewrites them), ``simcore run SYSTEM --list-params``
 (:func:`describe`), and the report's step-throughs (:func:`lookup` finds the row a recorded
 decision came from).
@@ -10,13 +10,13 @@ decision came from).
 from __future__ import annotations
 
 import importlib
+import os
 from typing import Sequence
 
 import attrs
 
 from simcore.files import write_atomic
 from simcore.systems import STUDIES, part
-
 
 
 @attrs.frozen
@@ -106,7 +106,6 @@ def render_into(text: str, name: str, system: str | None = None) -> str:
 
 
 def main() -> None:  # python -m simcore.rules: rewrite the generated tables in a checkout
-    import os
 
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     for fname, names in DOC_TABLES.items():

@@ -3,7 +3,7 @@
 ``SWEEP_META`` and ``BACKEND_META`` key the options :mod:`simcore.cli_options` keeps in the
 click context for :func:`simcore.launch.launch`; :data:`DEFAULT_MAX_FALLBACK_SHARE` and
 :data:`DEFAULT_MIN_READING_ACCURACY` are the command line's fallback and reading thresholds.  Kept here so that the CLI, the study runner and the sweep
-import this module and not each other (tests/test_import_cycles.py).
+import this module and not each other (tests/core/test_import_cycles.py).
 """
 
 from __future__ import annotations

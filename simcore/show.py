@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 
+from mockllm.exchanges import KEY, summary
 from simcore import noise
 from simcore.errors import InputError, SimcoreError
 from simcore.systems import STUDIES
@@ -103,7 +104,6 @@ def _one_run(path: str, run_id: str) -> tuple[str, list[Event], str]:
 def _model_lines(events) -> list[str]:
     """One ``[model]`` line per decision a role on a backend made (``hidden.model_decisions``,
     :mod:`mockllm.exchanges`): its answers in short, the decision and the stand-in's."""
-    from mockllm.exchanges import KEY, summary
 
     out = []
     for e in events:

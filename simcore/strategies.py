@@ -12,6 +12,17 @@ raises one clear ImportError.  One section per system, plus generic ones:
 
 docs/api.md ("Property tests of your own logic") shows a property test a user would write.
 """
+import json
+
+import numpy as np
+
+from mockllm.travel import ACTS, REASONS, TravelUtterance
+from policies.bayes import Signal
+from scenarios.bilateral import Valuation
+from scenarios.scorable import from_dict
+from scenarios.travel import CATALOGUE, generate_group
+from simcore.protocols.alternating import Observation, Turn
+from simcore.protocols.dialogue import Accept, AskPreference, Booking, Proposal, Propose, Quit, Reject, StatePreference
 
 try:
     from hypothesis import strategies as st
@@ -29,9 +40,7 @@ def seeds():
 def travel_groups(sizes=(2, 3, 4)):
     """MIND persona groups (scenarios.travel.generate_group), one per drawn size and seed."""
     def build(args):
-        import numpy as np
 
-        from scenarios.travel import generate_group
 
         size, seed = args
         return generate_group(f"h{seed}", size, np.random.default_rng(seed))
@@ -45,7 +54,6 @@ def scorable_games(draw, max_parties=5, max_issues=4, max_options=4):
     """Valid scorable games (the loader's own checks pass): 3..max_parties parties, the first two
     veto holders (p1, p2), 2..max_issues issues of 2..max_options options, score tables whose best
     options sum to at most 100, thresholds 0-100."""
-    from scenarios.scorable import from_dict
 
     n_issues = draw(st.integers(2, max_issues))
     sizes = [draw(st.integers(2, max_options)) for _ in range(n_issues)]
@@ -74,7 +82,6 @@ def bilateral_offers(domain):
 def alternating_observations(draw, domain, role="agent", round_limit=15, max_offers=8):
     """What a seat of the alternating-offers protocol sees on its turn: a history of offers
     made alternately (the other side's last), the round, the limit and the deadline flag."""
-    from simcore.protocols.alternating import Observation, Turn
 
     n = draw(st.integers(0, max_offers))
     other = "partner" if role == "agent" else "agent"
@@ -100,8 +107,6 @@ def dominance_statements(values, max_size=8):
 
 def dominance_utterances(domain):
     """Every kind of dominance utterance over ``domain``'s vocabulary and options."""
-    from simcore.protocols.dialogue import (Accept, AskPreference, Booking, Propose, Proposal, Quit, Reject,
-                                            StatePreference)
 
     def crit_pair(c, allow_empty):
         side = st.one_of(st.none(), st.sampled_from(c.values))
@@ -120,7 +125,6 @@ def dominance_utterances(domain):
 # --- astra -------------------------------------------------------------------
 def astra_casino_valuations():
     """CaSiNo-like valuations: integer points per package for food, water, firewood."""
-    from scenarios.bilateral import Valuation
 
     return st.tuples(*[st.integers(min_value=0, max_value=8) for _ in range(3)]).map(
         lambda ws: Valuation(tuple(float(w) for w in ws), ((), (), ())))
@@ -129,8 +133,6 @@ def astra_casino_valuations():
 # --- mind (travel) ------------------------------------------------------------
 def travel_utterances():
     """Every act / item value / willingness (or none) / reason of a travel message."""
-    from mockllm.travel import ACTS, REASONS, TravelUtterance
-    from scenarios.travel import CATALOGUE
 
     value = st.sampled_from(CATALOGUE).flatmap(lambda it: st.tuples(st.just(it.label), st.sampled_from(it.options)))
     return st.builds(lambda act, lv, w, reason: (lv[0], TravelUtterance(act, lv[1], w, reason)),
@@ -139,7 +141,6 @@ def travel_utterances():
 
 
 def travel_items():
-    from scenarios.travel import CATALOGUE
 
     return st.sampled_from(CATALOGUE)
 
@@ -151,7 +152,6 @@ def willingness():
 # --- scorable ------------------------------------------------------------------
 def scorable_signals(option_counts):
     """Resolved preference signals (policies.bayes.Signal) of every kind for a game shape."""
-    from policies.bayes import Signal
 
     m_count = len(option_counts)
     stance = st.sampled_from(("prefer", "oppose"))
@@ -234,7 +234,6 @@ def model_answers(draw, answer: str, context):
     ``context``: the answer itself, arbitrary text, arbitrary JSON, the answer's JSON
     with one part replaced by a name of the scenario or any JSON, the answer cut or
     garbled, deeply nested JSON, an overlong number."""
-    import json
 
     words = words_of(context)
     try:

@@ -9,16 +9,26 @@ not depend on the worker count.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 import attrs
 
-from mockllm.cassette import RunCassette
+from mockllm import calllog
+from mockllm import cassette
+from mockllm.cassette import RunCassette, buffered
+from mockllm.client import TASK_COUNTS, merge_by_task
+from simcore.backends import backend_identity
+from simcore.callwatch import CallWatch
+from simcore.errors import FallbackShareExceeded
 from simcore.executors import start_method
 from simcore.files import AtomicFile, write_atomic
+from simcore.progress import Progress
 from simcore.readings import readings_line
 from simcore.runner import map_ordered
 from simcore.tables import Table
@@ -58,7 +68,6 @@ class Summary:
 
 
 
-from simcore.runopts import DEFAULT_MAX_FALLBACK_SHARE  # noqa: E402,F401  (kept importable from here)
 
 
 #: config fields naming where a run's model exchanges are written or read, not what
@@ -78,7 +87,6 @@ def with_backend_identity(summary: "Summary", config: Any) -> "Summary":
     :func:`simcore.backends.backend_identity`) when the config names a backend."""
     if not hasattr(config, "backend"):
         return summary
-    from simcore.backends import backend_identity
 
     ident = backend_identity(config.backend, getattr(config, "backend_args", ()), getattr(config, "replay", None))
     return attrs.evolve(summary, metrics={**summary.metrics, "backend": ident})
@@ -88,7 +96,6 @@ def model_call_metrics(outputs: Sequence[JobOutput]) -> dict:
     """``metrics["model_calls"]``: the jobs' per-task counts summed (in job order; sums
     do not depend on the worker count), their totals and the share of asks that fell
     back to the rule."""
-    from mockllm.client import TASK_COUNTS, merge_by_task
 
     by_task = merge_by_task(o.calls for o in outputs)
     totals = {name: sum(row.get(name, 0) for row in by_task.values()) for name in TASK_COUNTS}
@@ -113,7 +120,6 @@ def with_model_calls(summary: "Summary", outputs: Sequence[JobOutput]) -> "Summa
 def check_fallback_share(summary: "Summary", limit: float | None, where: str | None) -> None:
     """Raises :class:`~simcore.errors.FallbackShareExceeded` when more than ``limit`` of
     the run's model answers fell back (after the outputs are written)."""
-    from simcore.errors import FallbackShareExceeded
 
     calls = summary.metrics.get("model_calls")
     if limit is None or not calls or calls["fallback_share"] <= limit:
@@ -179,13 +185,11 @@ class _Call:
         raise failed
 
     def _run(self, job: Job) -> JobOutput:
-        import importlib
 
         module, _, attr = self.study_path.partition(":")
         study = getattr(importlib.import_module(module), attr)
         if not self.buffer_cassette:
             return self._encoded(study.run_job(self.config, job))
-        from mockllm.cassette import buffered
 
         with buffered() as lines:
             out = study.run_job(self.config, job)
@@ -201,9 +205,7 @@ def _write_cassette(out: JobOutput) -> JobOutput:
     """Writes a finished job's cassette lines (called in job order); drops them."""
     if not out.cassette:
         return out
-    from mockllm.cassette import write_lines
-
-    write_lines(out.cassette)
+    cassette.write_lines(out.cassette)
     return attrs.evolve(out, cassette=())
 
 
@@ -230,14 +232,7 @@ def run_study(study_path: str, config: Any, *, workers: int = 1, out_dir: str | 
     and renamed to NAME when it ends, however it ends; the progress bar notes every model
     call made in this process.  A file that cannot be written stops the run with one
     :class:`~simcore.errors.InputError` naming it."""
-    import contextlib
-    import importlib
-    import sys
-    from concurrent.futures import ThreadPoolExecutor
 
-    from mockllm import calllog
-    from simcore.callwatch import CallWatch
-    from simcore.progress import Progress
 
     module, _, attr = study_path.partition(":")
     study = getattr(importlib.import_module(module), attr)

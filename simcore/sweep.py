@@ -37,6 +37,7 @@ empty when fewer than two replicates succeeded.
 from __future__ import annotations
 
 import enum
+import fnmatch
 import importlib
 import itertools
 import json
@@ -51,13 +52,17 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 import attrs
 import click
 import numpy as np
+from scipy.special import stdtrit
 
+from simcore.backends import build_backend
 from simcore.errors import BackendFatal, InputError, SimcoreError
+from simcore.executors import check_choice, open_executor
+from simcore.files import prepare_out_dir
 from simcore.metrics.proportions import COMMON_SHARES, pooled_wilson95, trials_metric
 from simcore.progress import Progress
 from simcore.resultlog import ResultLog, dumps, read_log
 from simcore.seeding import derive
-from simcore.study import Job, JobOutput, Summary, _Call
+from simcore.study import Job, JobOutput, Summary, _Call, write_summary
 from simcore.systems import STUDIES, system_of_study
 from simcore.tables import Table
 from simcore.transcript import _jsonable
@@ -348,7 +353,6 @@ def _check_backend(cfg: Any, shown: str) -> None:
     backend = getattr(cfg, "backend", None)
     if not isinstance(backend, str) or getattr(cfg, "replay", None):
         return
-    from simcore.backends import build_backend
 
     try:
         build_backend(backend, tuple(getattr(cfg, "backend_args", ()) or ()))
@@ -527,7 +531,6 @@ def mean_ci(values: Sequence[float]) -> tuple[int, float | None, float | None, f
     mean = math.fsum(values) / n
     if n < 2:
         return n, mean, None, None, None
-    from scipy.special import stdtrit  # the t quantile; much lighter to import than scipy.stats
 
     sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
     half = float(stdtrit(n - 1, 0.975)) * sd / math.sqrt(n)
@@ -623,7 +626,6 @@ def _num(x: float) -> str:
 def chosen_metrics(names: Sequence[str], patterns: Sequence[str]) -> list[str]:
     """The metric names matching any of ``patterns`` (fnmatch: ``results.*.DHR``), in order;
     every name for no pattern or ``all``."""
-    import fnmatch
 
     if not patterns or "all" in patterns:
         return list(names)
@@ -641,7 +643,6 @@ def metric_names(summary: Summary) -> list[str]:
 def check_metrics(names: Sequence[str], patterns: Sequence[str], where: str) -> None:
     """One :class:`InputError` naming the first of ``patterns`` that matches none of
     ``names`` (``all`` matches every one), with the valid names."""
-    import fnmatch
 
     for pattern in patterns:
         if pattern == "all" or any(fnmatch.fnmatchcase(n, pattern) for n in names):
@@ -710,9 +711,6 @@ def run_sweep(study_path: str, base: Any, *, grid: Sequence[str] | Mapping[str, 
     ``sweep_failures`` table).  ``KeyboardInterrupt`` stops the sweep after the
     finished runs are recorded; rerun with ``resume=True`` to complete it.
     """
-    from simcore.executors import check_choice, open_executor
-    from simcore.files import prepare_out_dir
-    from simcore.study import write_summary
 
     say = echo or (lambda _msg: None)
     study = _load_study(study_path)

@@ -10,6 +10,7 @@ round-trips through ``to_json``/``from_json`` exactly.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Mapping
 from typing import Any, Iterable, Iterator, Sequence, TextIO
 
@@ -19,7 +20,6 @@ from mockllm.jsontext import dumps_compact
 from simcore.errors import InputError
 from simcore.jsonread import parse
 from simcore.textsafe import visible
-
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 #: json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode, its C encoder built once
@@ -302,7 +302,6 @@ def _incomplete(line: str) -> bool:
 
 
 def _torn(path: str, lineno: int) -> None:
-    import sys
 
     print(visible(f"simcore: warning: {path}: line {lineno}: cut off (no newline at the end, not complete "
                   "JSON), as a write stopped mid-line leaves it; skipped", oneline=True), file=sys.stderr)

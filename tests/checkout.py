@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: the tests folder (its data: playthroughs, cassettes, malformed files; the helper modules)
+TESTS = os.path.join(CHECKOUT, "tests")
 #: directories of tools, not of the project, that a test session may write in
 NOT_LOOKED_AT = {".git", "__pycache__", ".pytest_cache", ".hypothesis", ".ci-venvs", ".ci-venv", ".ci-browser"}
 

@@ -72,6 +72,10 @@ def _r(x, nd=4):
     return None if x is None else round(float(x), nd)
 
 
+#: why the agent walked away (:func:`walk_away_cause`)
+WALK_AWAY_CAUSES = ("rule", "misread", "unclear")
+
+
 def aggregate(records: Sequence[Mapping]) -> dict:
     """Pool episode records (dicts from the study) into the metrics of one pairing."""
     n = len(records)
@@ -89,6 +93,9 @@ def aggregate(records: Sequence[Mapping]) -> dict:
         "joint_score_agreed": _r(_mean(r["agent_score"] + r["partner_score"] for r in agreed)),
         "agreement_rate": _r(len(agreed) / n if n else None),
         "walk_away_rate": _r(sum(1 for r in records if r["status"] == "walk_away") / n if n else None),
+        # the agent's walk-aways by cause (walk_away_cause): after injected noise or a rule on true readings
+        "walk_aways_by_cause": {c: sum(1 for r in records if r.get("walk_away_cause") == c)
+                                for c in WALK_AWAY_CAUSES},
         "pareto_optimal_share": _r(sum(r["pareto_optimal"] for r in records) / offers if offers else None),
         "pareto_distance_mean": _r(sum(r["pareto_distance_sum"] for r in records) / offers if offers else None),
         "partner_pareto_optimal_share": _r(sum(r.get("partner_pareto_optimal", 0) for r in records) / p_offers
@@ -120,3 +127,17 @@ def tactic_shares(records: Sequence[Mapping]) -> dict:
         total = sum(c.values())
         out[stance] = {"offers": total, **{t: round(n / total, 4) for t, n in sorted(c.items())}}
     return out
+
+
+
+def walk_away_cause(noise_notes) -> str:
+    """Why the agent walked away, from the noise the mock injected into the episode
+    (``noise_notes``: :func:`simcore.noise.astra_notes`'s values): ``"misread"`` after a misread
+    of a stated priority, else ``"unclear"`` after an unclear answer, else ``"rule"`` (a
+    walk-away rule acting on true readings)."""
+    notes = list(noise_notes)
+    if any(n.startswith("misread") for n in notes):
+        return "misread"
+    if any(n.startswith("unclear") for n in notes):
+        return "unclear"
+    return "rule"

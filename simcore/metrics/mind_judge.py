@@ -82,12 +82,13 @@ the proposer for a voter, the last round's dissenters for a proposer):
 
 from __future__ import annotations
 
+import hashlib
 from typing import Mapping, Sequence
 
 import numpy as np
 
-from mockllm.travel import read
-from scenarios.travel import ITEMS
+from mockllm.travel import read, read as read_text
+from scenarios.travel import ITEMS, ITEMS as CATALOGUE
 from simcore.errors import ParseError
 from simcore.transcript import Event
 
@@ -336,7 +337,6 @@ def settle(verdict: Mapping[str, str | None], rng: np.random.Generator, key_a: s
 
 def conversation_key(events: Sequence[Event]) -> str:
     """A digest of a plan's conversation (its messages), naming the plan for the coin."""
-    import hashlib
 
     return hashlib.sha256("\n".join(e.text for e in events if e.text).encode("utf-8")).hexdigest()
 
@@ -374,7 +374,6 @@ def _read_whole(text: str):
 
 
 def _read_line(text: str, label: str):
-    from mockllm.travel import read as read_text
 
     try:
         return read_text(text, item=label)
@@ -429,7 +428,6 @@ def blind_turns(events: Sequence[Event]) -> tuple[list[dict], dict]:
     """Every vote and proposer turn judged from the conversation alone; returns the turns
     and, per item, the members' Phase-1 values and stated stakes, the final value and
     whether debate settled it."""
-    from scenarios.travel import ITEMS as CATALOGUE
 
     members: list[str] = []
     openings: dict[str, str] = {}

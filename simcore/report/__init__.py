@@ -13,11 +13,13 @@ from __future__ import annotations
 import importlib
 import os
 
+from simcore import noise
 from simcore.errors import InputError
-from simcore.systems import STUDIES, part
-from simcore.report import checked, load, page
+from simcore.files import write_atomic
+from simcore.report import checked, load, page, sweep as sweep_mod
 from simcore.report.steps import Sampler, anchor, match, pick_one, render_steps
 from simcore.robustness import cell, verdict
+from simcore.systems import STUDIES, part
 
 SAMPLE = 8
 #: runs of each kind read as candidates for its step-through (the first noise-free one is shown)
@@ -30,7 +32,6 @@ def _module(system: str):
 
 
 def _noise_html(events) -> str:
-    from simcore import noise
 
     marked = noise.notes(events)
     if not marked:
@@ -60,7 +61,6 @@ def _run_section(run: load.Run, sample: int, first: bool) -> tuple[str, list[tup
     mod = _module(run.system)
     parts, toc = [], []
     tpath = run.transcript
-    from simcore import noise
 
     got, sampler = {}, Sampler(mod.kind, sample, per_kind=SAMPLE_CANDIDATES)
     if tpath is not None:
@@ -104,7 +104,6 @@ def _run_section(run: load.Run, sample: int, first: bool) -> tuple[str, list[tup
 
 
 def _sweep_section(sw: load.Sweep, first: bool) -> tuple[str, list[tuple[str, str]]]:
-    from simcore.report import sweep as sweep_mod
 
     sid = f"sweep-{sw.system}"
     spath = os.path.join(sw.path, "sweep.json")
@@ -202,7 +201,6 @@ def build(run_dir: str, out: str | None = None, *, negotiation: str | None = Non
     if os.path.isdir(out):
         raise InputError(out, "--out", "is a directory; give a file name such as report.html")
     text = render(run_dir, negotiation=negotiation, sample=sample)
-    from simcore.files import write_atomic
 
     write_atomic(out, text)  # temporary file, fsync, rename; an OSError is one InputError line
     return out

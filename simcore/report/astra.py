@@ -6,17 +6,19 @@ PAP/SA/final scores, the tactic of stage 3; the accept / walk-away rules of 2.2)
 
 from __future__ import annotations
 
+from policies.astra import CANDIDATE_FIELDS
+from policies.astra_modules import TACTICS as NAMES
 from scenarios.bilateral import load_domain
 from simcore.metrics.astra import frontier, score_points
 from simcore.report import svg
 from simcore.report.model import decisions_html
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
+from simcore.rules import lookup, rules
 
 SYSTEM = "astra"
 def _tactic(code: str) -> str:
     """Table 5's row for a tactic, from the policy's rule data (policies/astra_modules.RULES)."""
-    from simcore.rules import lookup, rules
 
     row = lookup(rules("astra"), "tactic", code)
     return f"{code} ({row.label}): when {row.condition}" if row is not None else code
@@ -31,6 +33,7 @@ MODES = {
     "ask_highest": ("ask the partner's highest priority", "2.2 Asking Preference"),
     "ask_lowest": ("ask the partner's lowest priority", "2.2 Asking Preference"),
     "ask_clarify": ("ask once to clarify an inconsistency", "2.2 Asking Preference; Table 9"),
+    "invite": ("ask the partner to make the first offer", "Figure 10, Table 9: the partner makes the first offer"),
     "accept": ("accept", "2.2 Decision"),
     "walk_away": ("walk away", "2.2 Decision (\"no concessions for three consecutive turns\"; below BATNA after a warning)"),
 }
@@ -183,7 +186,6 @@ def fig_tactics(m: dict) -> str:
     tac = m.get("tactics") or {}
     if not tac:
         return missing("tactics by stance (Figure 4): no tactics block in metrics.json (a run made before it).")
-    from policies.astra_modules import TACTICS as NAMES
 
     rows = []
     for key, by_stance in tac.items():
@@ -239,7 +241,6 @@ def _candidates(trace: dict) -> str:
 
 def _fields() -> tuple:
     """The trace's candidate columns as the policy names them (when they differ from COLS)."""
-    from policies.astra import CANDIDATE_FIELDS
 
     return tuple(CANDIDATE_FIELDS)
 

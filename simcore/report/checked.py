@@ -20,7 +20,7 @@ import json
 import re
 from typing import Any
 
-from simcore.errors import InputError
+from simcore.errors import InputError, SimcoreError
 
 #: the exceptions a figure raises on a field of the wrong type or shape
 ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError, OverflowError)
@@ -187,7 +187,6 @@ class _Reading:
         return self.document
 
     def __exit__(self, exc_type, exc, tb) -> bool:
-        from simcore.errors import SimcoreError
 
         if exc is None or isinstance(exc, SimcoreError) or not isinstance(exc, ERRORS):
             return False

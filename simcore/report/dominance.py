@@ -10,6 +10,7 @@ from simcore.report import svg
 from simcore.report.load import need
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
+from simcore.rules import lookup, rules
 
 SYSTEM = "dominance"
 H = (("self_centred", "H1 self-centred"), ("concessions_per_dialogue", "H2 concessions"),
@@ -136,7 +137,6 @@ def step_rows(events) -> list[Step]:
 
 
 def _row(rule_id: str):
-    from simcore.rules import lookup, rules
 
     return lookup(rules("dominance"), "rule", rule_id)
 

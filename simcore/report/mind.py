@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 
+from scenarios.travel import ITEMS
 from simcore.report import svg
 from simcore.report.load import need
 from simcore.report.model import decisions_html
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
+from simcore.rules import lookup, rules
 
 SYSTEM = "mind"
 TABLE1 = (("DHR", "DHR", True), ("DR", "DR", True), ("F", "F", True), ("high_w_hit", "High-w Hit", True),
@@ -33,7 +35,6 @@ SWEEP_PERCENT = {"DR", "DHR", "F", "high_w_hit", "acc2"}
 
 
 def _tables(*names: str) -> tuple:
-    from simcore.rules import rules
 
     rows = rules("mind")
     return tuple(r for n in names for r in rows if r.table == n)
@@ -48,7 +49,6 @@ def kind(run_id: str) -> str:
 
 
 def _lookup(rows: tuple, key: str, reason) -> tuple[str, str]:
-    from simcore.rules import lookup
 
     hit = lookup(rows, key, reason)
     if hit is None and reason is None:
@@ -217,7 +217,6 @@ def _items(events) -> dict:
 
 
 def step_rows(events) -> list[Step]:
-    from scenarios.travel import ITEMS
 
     base = kind(events[0].run) == "base"
     voter, proposer = (_tables("base"),) * 2 if base else (_tables("mind-voter"), _tables("mind-proposer"))

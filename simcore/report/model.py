@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from mockllm.client import repair_messages
 from mockllm.exchanges import KEY, short
 from simcore.report.page import esc
 
@@ -41,7 +42,6 @@ def _prompt(prompt, label: str = "prompt") -> str:
 
 def _answers(ask: Mapping[str, Any]) -> list[str]:
     """One table row per answer: try, raw answer, what the parser made of it."""
-    from mockllm.client import repair_messages
 
     answers = list(ask.get("answers") or ())
     rows = []

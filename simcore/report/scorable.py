@@ -12,9 +12,10 @@ from __future__ import annotations
 from simcore.metrics.proportions import wilson95
 from simcore.report import svg
 from simcore.report.load import need
-from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.model import decisions_html
+from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
+from simcore.rules import rules
 
 SYSTEM = "scorable"
 ESTIMATORS = {"base-llm": None, "base-om": "numeric-only Bayes: likelihood eq. 3",
@@ -114,7 +115,6 @@ def _signals(sigs) -> str:
 
 
 def _negotiator_rules():
-    from simcore.rules import rules
 
     return rules("scorable")
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from simcore.errors import UnknownIdError
+
 STUDIES = {
     "mind": "simcore.systems.mind",
     "scorable": "simcore.systems.scorable",
@@ -28,7 +30,7 @@ def system_of_study(path: object) -> str | None:
     return None
 
 
-#: what every system's package exports (tests/test_system_interface.py checks each one):
+#: what every system's package exports (tests/core/test_system_interface.py checks each one):
 #: the study, its command and its default study (``run_default(seed, workers, out, progress,
 #: first_look)``, ``FIRST_LOOK`` the small size), the registry entries and role evidence, the
 #: renderings, the environment's spec, the modules of its report section and its rule tables,
@@ -49,10 +51,8 @@ def available() -> list[str]:
 
 def study(name: str):
     """The study object of system ``name`` (``make("study", "mind-study-v1")``)."""
-    import importlib
 
     if name not in STUDIES:
-        from simcore.errors import UnknownIdError
 
         raise UnknownIdError("system", name, STUDIES)
     return importlib.import_module(STUDIES[name]).STUDY

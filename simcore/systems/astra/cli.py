@@ -42,7 +42,8 @@ def _check_setups(domain_ref: str, setups) -> tuple:
 @click.option("--partners", type=CommaChoice(tuple(PARTNERS)), default=",".join(PARTNERS), show_default=True)
 @click.option("--agents", type=SeatChoice(tuple(AGENTS), SYSTEM, "agent"), default=",".join(DEFAULT_AGENTS),
               show_default=True,
-              help="astra: astra-agent-v3; no-astra: no-astra-agent-v2; astra-v2: stage 3 as a fixed "
+              help="astra: astra-agent-v4; no-astra: no-astra-agent-v2; astra-v3: RC with no floor at the partner's "
+                   "standing offer; astra-v2: stage 3 as a fixed "
                    "precedence of tactics; astra-v1 / no-astra-v1: the first readings; "
                    "partner: the --base-partner stand-in in the agent's seat (partner-vs-partner episodes: "
                    "--agents partner --partners base); or your own agent: a registered id or "

@@ -23,7 +23,8 @@ from simcore import caches
 from simcore.backends import backend_object
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
-from simcore.metrics.astra import frontier, pareto_stats, score_points
+from simcore.metrics.astra import frontier, pareto_stats, score_points, walk_away_cause
+from simcore.noise import astra_notes
 from simcore.protocols.alternating import Action, AlternatingGame
 from simcore.registry import make, resolve
 from simcore.role_backends import role_client
@@ -178,7 +179,8 @@ def episode_match(seq, *, agent: Any = "astra-agent-v3", partner: Any = "base-pa
 def episode_record(domain, setup: str, k: Optional[int], pv, ep, agent, partner, fallbacks: int) -> dict:
     """The study's record of one episode (the scores, the offers' Pareto statistics under the
     true values, the tactics chosen by the partner's stance, the agent's readings of the
-    partner's words scored against what it meant, and the model fallbacks)."""
+    partner's words scored against what it meant, the model fallbacks, and -- when the agent
+    walked away -- the cause: after a misread, after an unclear answer, or a rule on true readings)."""
     offers = [tuple(e.hidden["true_scores"]) for e in ep.events
               if e.speaker == "agent" and "true_scores" in e.hidden]
     opt, dists = pareto_stats(_front(domain, pv), offers)
@@ -204,6 +206,8 @@ def episode_record(domain, setup: str, k: Optional[int], pv, ep, agent, partner,
         "fallbacks": fallbacks,
         "reinferences": prefs.reinferences if prefs is not None else 0,
         "tactics": tactics, "readings": [readings, readings_right],
+        "walk_away_cause": (walk_away_cause(astra_notes(ep.events).values())
+                            if ep.status == "walk_away" and ep.walked_by == "agent" else None),
     }
 
 

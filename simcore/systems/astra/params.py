@@ -2,8 +2,8 @@
 registry entries' kwargs) and the parsers for ``--agent-param``, ``--partner-param`` and
 ``--grid agent_params=... / partner_params=...``.
 
-The values below equal ``policies.astra.AgentParams().flat()`` (v3), the same with
-``policies.astra.V2_CHOICES`` (v2) and ``policies.astra.V1_CHOICES`` (v1) and ``policies.partners.PARTNER_PARAMS``; they are written
+The values below equal ``policies.astra.AgentParams().flat()`` (v4), the same with
+``policies.astra.V3_CHOICES`` (v3), ``policies.astra.V2_CHOICES`` (v2) and ``policies.astra.V1_CHOICES`` (v1) and ``policies.partners.PARTNER_PARAMS``; they are written
 out so that the registry lists them as data (tests check they agree with the policies).
 """
 
@@ -15,7 +15,7 @@ from policies.astra import AgentParams
 
 # Every parameter of the ASTRA agent with its default (policies.astra.AgentParams.flat(); the
 # rule tables in docs/astra.md give each one's passage or say why it is a choice).
-AGENT_V3_KWARGS = {
+AGENT_V4_KWARGS = {
     "alpha": 0.35, "beta": 0.65, "w": 0.75, "top_n": 5, "window": 0.3, "bound_span": 10, "solver": "exact",
     "questions": 2, "clarify": 1, "accept_rule": "paper", "accept_tolerance_step": 0.0,
     "no_concession_turns": 3, "below_batna_offers": 2, "deadline_rounds_left": (1,),
@@ -27,7 +27,10 @@ AGENT_V3_KWARGS = {
     "lambda_table": (("greedy", 0.9, 0.9, 0.9), ("neutral", 0.5, 0.5, 0.5), ("generous", 0.3, 0.3, 0.3),
                      ("unknown", 0.6, 0.7, 0.7)),
     "selection": "tft", "rc_target": "theta-f", "csc_how": "concede", "ncr_needs_two": True,
+    "rc_floor": "partner-offer", "first_offer": "partner",
 }
+# astra-agent-v3: the agent makes the first offer; RC ranks without the partner's standing offer as a floor -- policies.astra.V3_CHOICES
+AGENT_V3_KWARGS = {**AGENT_V4_KWARGS, "rc_floor": "none", "first_offer": "agent"}
 # astra-agent-v2: stage 3 as a fixed precedence of tactics, RC toward the partner's concession, CSC by
 # distance only -- policies.astra.V2_CHOICES
 AGENT_V2_KWARGS = {**AGENT_V3_KWARGS, "selection": "precedence", "rc_target": "partner", "csc_how": "distance",

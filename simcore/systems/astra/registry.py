@@ -4,15 +4,17 @@ entry (with the evidence behind each stand-in for the paper's GPT-4o Partner-Bas
 
 from __future__ import annotations
 
-from simcore.systems.astra.params import (AGENT_V1_KWARGS, AGENT_V2_KWARGS, AGENT_V3_KWARGS, NO_ASTRA_EXTRA,
-                                          PARTNER_KWARGS)
+from simcore.systems.astra.params import (AGENT_V1_KWARGS, AGENT_V2_KWARGS, AGENT_V3_KWARGS, AGENT_V4_KWARGS,
+                                          NO_ASTRA_EXTRA, PARTNER_KWARGS)
 
 SYSTEM = "astra"
-# study name -> registry id; "astra" / "no-astra" are the current versions; "astra-v2" stage 3 as a
+# study name -> registry id; "astra" / "no-astra" are the current versions; "astra-v3" RC's ranking with no
+# floor at the partner's standing offer; "astra-v2" stage 3 as a
 # fixed precedence of tactics; "-v1" the first readings (tactic order REO-first, NCR only against unfair
 # offers, SI toward the agent's ideal, S_max held, deadline rule in the last two rounds);
 # "partner": the base partner (--base-partner) in the agent's seat, for partner-vs-partner episodes
-AGENTS = {"astra": "astra-agent-v3", "no-astra": "no-astra-agent-v2", "astra-v2": "astra-agent-v2",
+AGENTS = {"astra": "astra-agent-v4", "no-astra": "no-astra-agent-v2", "astra-v3": "astra-agent-v3",
+          "astra-v2": "astra-agent-v2",
           "astra-v1": "astra-agent-v1", "no-astra-v1": "no-astra-agent-v1", "partner": None}
 DEFAULT_AGENTS = ("astra", "no-astra")
 # study name -> registry id; "base" is the stand-in chosen by --base-partner (BASE_PARTNERS)
@@ -60,6 +62,10 @@ REGISTRY = [
          meta={"system": SYSTEM, "sources": {"round_limit": "the study's --rounds (15, the published runs in the reference notes)",
                            "warn_rounds": "choice: the deadline notice with 2 rounds left (--notice-rounds)",
                            "no_deal_payoff": "Table 1 scores a walk-away or no deal as 0 (--no-deal-payoff)"}}),
+    dict(kind="policy", id="astra-agent-v4", entry_point="policies.astra:AstraAgent", kwargs=AGENT_V4_KWARGS,
+         description="the negotiation agent with ASTRA; stage 3 as v3, RC's counter-offer above the partner's "
+                     "standing offer (Table 7's 23); the partner makes the first offer (Fig. 10)",
+         meta={"system": SYSTEM, "protocol": PROTOCOL_ID, "role": "agent"}),
     dict(kind="policy", id="astra-agent-v3", entry_point="policies.astra:AstraAgent", kwargs=AGENT_V3_KWARGS,
          description="the negotiation agent with ASTRA; stage 3 as the best-fit tactic among those whose "
                      "Table 5 'When' holds, RC toward theta_f as Table 7 ranks, CSC concedes",

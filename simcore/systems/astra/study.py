@@ -36,7 +36,7 @@ from simcore.systems.astra.params import (_check_agent_params, _check_partner_pa
                                           parse_partner_params_text)
 from simcore.systems.astra.registry import (AGENTS, BASE_PARTNERS, DEFAULT_AGENTS, DEFAULT_BASE_PARTNER,
                                             PARTNERS, SETUPS, SYSTEM, WEIGHT_PAIRS, wkey)
-from simcore.systems.astra.tables import table1, table4, table_by_setup, table_tactics
+from simcore.systems.astra.tables import table1, table4, table_by_setup, table_tactics, table_walk_aways
 
 
 def _tuple(x):
@@ -212,7 +212,8 @@ class AstraStudy:
                                    "config": config_block(config),
                                    "fallbacks": int(sum(o.fallbacks for o in outputs)),
                                    "readings": _run_readings(outputs)}
-        tables = [table1(config, results, headline), table_by_setup(setups, domain), table_tactics(tactics)]
+        tables = [table1(config, results, headline), table_by_setup(setups, domain), table_tactics(tactics),
+                  table_walk_aways(results)]
         if config.weights_sweep:
             sw = {wk: aggregate(v) for wk, v in sweep.items()}
             metrics["weights_sweep"] = {"partner": config.sweep_partner, "setups": list(headline), "results": sw}

@@ -55,6 +55,22 @@ def table_tactics(tactics) -> Table:
                  "share of the offers in each row, headline setups)",
                  ("agent", "partner", "stance", "offers", *TACTICS), rows)
 
+def table_walk_aways(results) -> Table:
+    rows = []
+    for key, m in results.items():
+        agent, partner = key.split("__")
+        c = m.get("walk_aways_by_cause") or {}
+        rows.append((agent, partner, m["episodes"], m["walk_away_rate"], sum(c.values()), c.get("rule", 0),
+                     c.get("misread", 0), c.get("unclear", 0)))
+    return Table("astra_walk_aways", "ASTRA walk-aways by cause (headline setups; Table 1's walk-away column)",
+                 ("agent", "partner", "episodes", "walk-away", "agent walked", "rule on true readings",
+                  "after a misread", "after an unclear answer"), rows,
+                 note="walk-away: the share of episodes either side walked away from; agent walked: the "
+                      "agent's walk-aways, by cause: after a misread stated priority injected by the mock "
+                      "language layer, else after an unclear answer it injected (simcore.noise), else a "
+                      "walk-away rule acting on true readings")
+
+
 def table4(config, sw, headline) -> Table:
     rows = []
     for pair in WEIGHT_PAIRS:

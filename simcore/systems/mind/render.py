@@ -5,7 +5,8 @@ paper's traces, played with exact wording)."""
 from __future__ import annotations
 
 from scenarios.travel import ITEMS
-from scenarios.travel_traces import TRACES, play
+from scenarios.travel_traces import TRACES
+from simcore.systems.mind.traces import play
 
 
 def render_run(events) -> str:
