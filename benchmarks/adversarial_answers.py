@@ -1,4 +1,4 @@
-"""Adversarial-answer campaign (issue 19): every system run against ``adversarial-v1``, a
+"""Adversarial-answer campaign: every system run against ``adversarial-v1``, a
 backend that answers a share of the requests with schema-valid but wrong answers (and
 garbled free text), over several seeds.  Counts runs by exit status: 0 is a finished run
 (the bad answers retried, then counted fallbacks); 1 would be an internal error (a crash).

@@ -1,4 +1,4 @@
-"""ASTRA speed benchmarks (issue 4, section 7).  Plain script; prints its measurements.
+"""ASTRA speed benchmarks.  Plain script; prints its measurements.
 
 1. Per turn, exact vs pulp: the same CaSiNo episode (ASTRA vs the base partner,
    integrative setup, same seed) is played once with each stage-2 backend; the

@@ -9,7 +9,7 @@ systems run one after another; each one's time is read off the moment its
 ``OUT/SYSTEM/metrics.json`` appears (to within the 20 ms sampling), and the CPU time of
 the whole tree from ``os.wait4``.  A reference loop (10**7 additions, as in
 ``bench_mind.py``) is timed before and after, to show how fast the shared VM was.
-Target (issue 6): under 2 minutes with both cores, peak memory under 500 MB.
+Target: under 2 minutes with both cores, peak memory under 500 MB.
 Results are recorded in benchmarks/README.md.
 """
 

@@ -1,4 +1,4 @@
-"""The language layer's share of a MIND job's CPU (issue 21: at most 30%).
+"""The language layer's share of a MIND job's CPU (goal: at most 30%).
 
     python benchmarks/bench_language_share.py [--groups 100] [--repeat 3] [--top 0]
 

@@ -1,4 +1,4 @@
-"""Peak memory of the MIND study as it grows (issue 11: memory must stay flat).
+"""Peak memory of the MIND study as it grows (memory must stay flat).
 
     python benchmarks/bench_memory.py [--groups 100,1000,5000] [--workers 1]
 

@@ -7,7 +7,7 @@ Measures, on one core (in-process, workers=1):
     written (metrics.json, CSVs, transcripts.jsonl), wall and CPU seconds, best of N;
   * the same without transcripts;
   * ``simcore --help`` as a fresh process, median of 15 runs.
-Targets (issue 2): study < 5 s, --help < 0.3 s.  Results are recorded in
+Targets: study < 5 s, --help < 0.3 s.  Results are recorded in
 benchmarks/README.md (section "MIND").
 """
 

@@ -25,7 +25,7 @@ Fairness:
 
 NegMAS is optional (never a dependency of simcore): install it beside simcore in a
 separate environment (``pip install negmas==0.16.0 -e .``).  Without it only simcore is
-measured.  Goals (issue 21): >= 20x NegMAS offers only, >= 8x with words.  Results:
+measured.  Goals: >= 20x NegMAS offers only, >= 8x with words.  Results:
 benchmarks/results-negmas.md.
 """
 

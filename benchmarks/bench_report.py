@@ -7,7 +7,7 @@ temporary directory.  It then builds the report of the whole directory ``--repea
 in this process and prints the best and median wall time, the CPU time, the size of the
 page, the size of the transcripts it read, and the time of the report of each system
 alone.  It also times one ``--negotiation`` page.  A reference loop (10**7 additions, as
-in ``bench_mind.py``) shows how fast the shared VM was.  Target (issue 13): a few MB,
+in ``bench_mind.py``) shows how fast the shared VM was.  Target: a few MB,
 built in seconds.  Results are recorded in ``benchmarks/results-report.md``.
 """
 

@@ -1,4 +1,4 @@
-"""Speed and memory of the scorable system (issue 3, section 8).  Plain script:
+"""Speed and memory of the scorable system.  Plain script:
 
     python benchmarks/bench_scorable.py            # all three measurements
     python benchmarks/bench_scorable.py --quick    # skip the whole-study memory run

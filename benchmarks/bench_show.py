@@ -1,4 +1,4 @@
-"""``simcore show`` on a large transcript: peak memory and CPU time (issue 19, item 6).
+"""``simcore show`` on a large transcript: peak memory and CPU time.
 
     python benchmarks/bench_show.py [--mb 150] [--src DIR ...] [--keep FILE]
 

@@ -9,7 +9,7 @@ transcripts written), started one after the other, alternating W = 1 and W = 2. 
 workers), read from ``resource.getrusage(RUSAGE_CHILDREN)`` before and after: every
 worker is reaped by the run, and the run by this script.  The figure reported per W is
 the median over ``--repeat`` runs, with the extra CPU of two workers over one as a
-percentage (issue 21: at most 10%).  A reference loop (10**7 integer additions, CPU
+percentage (goal: at most 10%).  A reference loop (10**7 integer additions, CPU
 seconds) is printed at the start and the end, as in the other benchmarks.
 
 ``--start-methods`` adds a third run, ``--workers 2`` in a process that runs an idle

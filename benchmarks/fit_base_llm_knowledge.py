@@ -23,7 +23,7 @@ seed's Base-LLM row (0.368 / 0.764 / 0.974) and every other row are left to test
 stand-in, and so are the logs' own session outcomes (FAR / PAR / LAR 0.152 / 0.758 / 1.000).
 ``--to seed-row`` fits instead to the Base-LLM row of the seed's own Table 1 (FAR / PAR / LAR
 0.368 / 0.764 / 0.974), on the seed's game: the row the negotiator alone produces (Base-LLM has
-no estimator), which issue 16 names as evidence about the role itself.  Three numbers on a grid
+no estimator), which is evidence about the role itself.  Three numbers on a grid
 -- ``implicit_knowledge``, ``assumed_threshold`` and p1's ``final_aspiration`` -- the rest as the
 logs show; the criterion (the sum of the three squared differences) fixed before the grid ran.
 The other six rows of Table 1 and Table 2 are left to test it.

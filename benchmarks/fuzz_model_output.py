@@ -1,4 +1,4 @@
-"""Fuzzing the model's answers (issue 11): do parsers or runs crash on what a model may say?
+"""Fuzzing the model's answers: do parsers or runs crash on what a model may say?
 
 Two campaigns, both deterministic (``random.Random(seed)``), no timing:
 

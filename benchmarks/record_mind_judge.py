@@ -1,4 +1,4 @@
-"""A real model as MIND's Table 4 judge, on conversations worded by the mock (issue 20).
+"""A real model as MIND's Table 4 judge, on conversations worded by the mock.
 
 ``simcore run mind ... --backend openai-compat-v1 --role mind.judge=model`` sends the words
 *and* the judge to the model.  On a loaded two-core machine the words alone (about 50

@@ -264,7 +264,7 @@ class SpeakTask(Task):
                                                              if n not in meant.get("self", {}))
             for name, n in units.items():
                 if type(n) is int and n >= 0 and type(name) is str and name in known:
-                    continue  # what the two checks below pass, told without their calls (issue 21)
+                    continue  # what the two checks below pass, told without their calls
                 checks.one_of(self.id, "item", name, known, text)
                 checks.whole(self.id, f"units of {name}", n, text, lo=0)
         shared = checks.mapping(self.id, "'offer.shared'", offer.get("shared"), text, optional=True)

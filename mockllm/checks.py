@@ -100,7 +100,7 @@ def _short(value: Any) -> str:
 #: and whitespace are what stands between words
 WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?", re.U)
 
-# ASCII text (issue 21): there casefold is lower and [^\W_] is [a-z0-9] once lowered, so the
+# ASCII text: there casefold is lower and [^\W_] is [a-z0-9] once lowered, so the
 # words are the runs of [a-z0-9'] -- every other byte made a space by one translate -- split
 # at the spaces, as long as each apostrophe sits inside a word (between two of [a-z0-9]) and
 # no word holds two (else the regex, on bytes, decides).

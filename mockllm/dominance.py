@@ -88,8 +88,8 @@ T = {
         "propose_opt": ["Maybe we could go to {v}{d}?", "Would you like to go to {v}{d}?"],
         "accept": ["Yes, {v} is perfect for me.", "Of course, {v} is fine with me."],
         "reject": ["I'm sorry, I'd rather not have {v}.", "I'm afraid {v} doesn't really suit me."],
-        # a booking ends the dialogue, so it is said as done, never asked (issue 19 item 8: "shall I
-        # book ...?" invited a "no" that nobody reads)
+        # a booking ends the dialogue, so it is said as done, never asked (a "shall I
+        # book ...?" would invite a "no" that nobody reads)
         "booking": ["Wonderful, I'll book a table for us at {v}, then.", "Lovely; I'm booking a table at {v}."],
         "quit": ["I'm sorry, I can't see anything that would suit us both.",
                  "I'm sorry, I give up; nothing seems to suit us both."],
@@ -206,7 +206,7 @@ PATTERNS = [  # (form, regex, names of groups in order)
     ("propose", _p(r"would you like to go to ", X, END), ("v",)),
     ("propose", _p(r"would ", X, r" be (?:ok|okay|fine|alright|all right)"), ("v",)),
     ("propose", _p(r"^i (?:want|propose|suggest) ", X, END), ("v",)),
-    # forms people type (issue 19 item 14); none of them is a phrasing the say task writes
+    # forms people type; none of them is a phrasing the say task writes
     ("ask_c", _p(r"(?:what|which) (?:kind|type|sort) of ", X, r" (?:do|would) you (?:like|want|prefer)"), ("c",)),
     ("ask_pair", _p(r"^", X, r" or ", X, r"\s*\?"), ("more", "less")),
     ("fav", _p(r"^i (?:prefer|would prefer|'d prefer|like) ", X, END), ("more",)),
@@ -580,7 +580,7 @@ class ReadTask(Task):
         """A reading may only name what the sentence names: each value or option of the
         move must be written in the sentence (case aside), except an accept or reject of
         the reader's own last proposal (a bare "yes" / "no" names nothing).  An answer that
-        fits the schema but not the sentence (issue 19: "propose Chinese" for a sentence
+        fits the schema but not the sentence ("propose Chinese" for a sentence
         naming Italian) is refused here, retried, then a counted fallback."""
         sentence = str(context.get("text", "")).casefold()
         kind = getattr(utt, "kind", "")

@@ -1,4 +1,4 @@
-"""What a role on a backend asked and was answered, as a transcript note (issue 20).
+"""What a role on a backend asked and was answered, as a transcript note.
 
 When ``--role ROLE=BACKEND`` puts astra.tactic, astra.partner, mind.base or
 scorable.negotiator on a backend, the role's :class:`~mockllm.client.ModelClient` keeps a

@@ -11,7 +11,7 @@ Options (keyword arguments) are the knobs the tasks declare in ``mock_options``,
 e.g. ``tone_noise`` for the travel tasks; an unknown option name is an error.
 ``exact=True`` sets every float option (all of them are noise probabilities) to 0.
 
-The in-process shortcut (issue 21): :class:`~mockllm.client.ModelClient` asks
+The in-process shortcut: :class:`~mockllm.client.ModelClient` asks
 :func:`in_process` whether it may skip the prompt text for a backend; only for a
 ``MockBackend`` itself (not a subclass, not a wrapper such as a cassette's recorder or
 player) while no call observer is installed (progress, ``--log-calls``), and only for a

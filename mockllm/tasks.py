@@ -72,7 +72,7 @@ class Task:
     answer_format: str = ""
     example: str = ""
     #: fields sent only when the caller gives them a value (not None), after ``fields``;
-    #: a prompt without them is the task's prompt as it was before they existed
+    #: a prompt without them is the task's prompt with none of them
     optional_fields: tuple[str, ...] = ()
     #: options of the mock backend this task reads, with their defaults
     mock_options: Mapping[str, Any] = {}
@@ -215,13 +215,13 @@ class Task:
 
     #: whether the mock's answer only reads its context, never changes or keeps it (a subclass
     #: that says so sets it): the in-process client then hands plain fields (:func:`plain_fields`)
-    #: to the mock as they are instead of their JSON round trip (issue 21: the round trip was an
+    #: to the mock as they are instead of their JSON round trip (the round trip costs an
     #: eighth of a Phase-1 proposal's ask)
     mock_reads_fields: bool = False
 
     #: whether :meth:`mock_answer_known` says when the mock's answer is known (a subclass
     #: that says so overrides it); the client then checks each known answer to a context
-    #: once (issue 21)
+    #: once
     knows_answers: bool = False
 
     def mock_answer_known(self, context: Mapping[str, Any], rng: np.random.Generator,
@@ -397,7 +397,7 @@ def read_prompt(messages) -> tuple[Task, dict]:
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 #: ints below this in size are written as JSON text whatever ``sys.set_int_max_str_digits``
 #: says (at most 603 digits; the limit cannot be set below 640): a larger one may make the
-#: prompt's rendering raise, so it is never taken as plain (issue 21)
+#: prompt's rendering raise, so it is never taken as plain
 _INT_BOUND = 1 << 2000
 
 
@@ -473,7 +473,7 @@ def known_key(fields: dict) -> bytes | None:
     try:
         return marshal.dumps(fields, 0)
     except Exception:  # noqa: BLE001 - an object marshal does not write (a subclass, a class instance ...),
-        return None  # or too deep: no key, and the context takes the prompt's round trip as before
+        return None  # or too deep: no key, and the context takes the prompt's JSON round trip
 
 
 _READS_BACK: dict[int, tuple[Task, bool]] = caches.memo("mockllm.tasks: whether a task's prompts read back as it")  # id(task) -> (task, whether its prompts read back as it)

@@ -243,7 +243,7 @@ class SpeakTask(Task):
     def interpret(self, text: str, context) -> str:
         """:meth:`Task.interpret`; an accepted answer is remembered by what its parse and
         checks read -- the text, the context's value, item and willingness -- so the same
-        message for the same context is accepted again without them (issue 21: a third of
+        message for the same context is accepted again without them (a third of
         the messages are said again).  Only with this class's own parse and checks."""
         if (type(self) is not SpeakTask or type(text) is not str
                 or (SpeakTask.parse, SpeakTask.check, SpeakTask.leaks, SpeakTask.reject_echo) != _SPEAK_READERS):
@@ -287,7 +287,7 @@ def _willingness_leak(said: str, levels, names) -> str | None:
         return "it names the willingness"
     for w in levels:
         # a level the patterns below can find is written in `said` as it is (the names are
-        # replaced by spaces, which joins no digits); the usual message writes none (issue 21)
+        # replaced by spaces, which joins no digits); the usual message writes none
         if isinstance(w, int) and not isinstance(w, bool) and f"{w}" in said:
             break
     else:
@@ -298,7 +298,7 @@ def _willingness_leak(said: str, levels, names) -> str | None:
     rest = said
     for name in sorted((n for n in names if isinstance(n, str) and n), key=len, reverse=True):
         rest = rest.replace(name, " ")
-    if _DIGIT.search(rest) is None:  # (the per-character isdigit scan was 6% of a MIND job: issue 21)
+    if _DIGIT.search(rest) is None:  # (a per-character isdigit scan costs 6% of a MIND job)
         return None
     for w in sorted({w for w in levels if isinstance(w, int) and not isinstance(w, bool)}):
         if f"{w}" not in rest:  # (the pattern finds the level's text or nothing)
@@ -357,7 +357,7 @@ class ProposeTask(Task):
     fields = ("items", "reason")
     optional_fields = ("plain_wording",)
     mock_options = {"tone_noise": tone.TONE_NOISE}
-    #: the mock reads the items and writes a text: plain items go to it as they are (issue 21)
+    #: the mock reads the items and writes a text: plain items go to it as they are
     mock_reads_fields = True
 
     def parse(self, text: str) -> str:
@@ -407,7 +407,7 @@ class ReadTask(Task):
 
     def parse(self, text: str) -> TravelUtterance:
         # the answers repeat (one message is read by every voter; the mock's answer to it is
-        # the same text): a text read before gives the same (frozen) utterance (issue 21)
+        # the same text): a text read before gives the same (frozen) utterance
         if type(text) is not str:
             return self._parse(text)
         return _memo(_PARSED, text, self._parse, text)
@@ -443,7 +443,7 @@ class ReadTask(Task):
 
     def mock_answer(self, context, rng, options) -> str:
         # the answer depends on the message and the item only (no draw, no option): one
-        # message read by several voters is read once (issue 21)
+        # message read by several voters is read once
         message, item = context["message"], context["item"]
         if type(message) is str and (item is None or type(item) is str):
             return _memo(_ANSWERS, (message, item), self._mock_answer, context)
@@ -475,8 +475,8 @@ class ReadTask(Task):
 class _Cache(dict):
     """A dict of pure results kept for at most :data:`_CACHE_SIZE` keys, and the generation
     before it (``old``, as many again): when the dict is full it becomes ``old`` and starts
-    empty, so memory stays flat (issue 21).  A key found in ``old`` is moved back.  Emptying
-    everything at once instead, as before, lost most repeats: in a MIND study a message is
+    empty, so memory stays flat.  A key found in ``old`` is moved back.  Emptying
+    everything at once instead would lose most repeats: in a MIND study a message is
     usually said again about 3,000 messages later, by another group (speak: 1,897 of 4,477
     repeats found per 100 groups with 4,096 keys; 3,691 with two generations of 4,096)."""
 

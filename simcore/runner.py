@@ -46,7 +46,7 @@ def map_ordered(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int 
             return out
         own = executor is None
         # workers die with this process (SIGKILL / SIGTERM to a plain run's main process left
-        # them running, holding the caller's stdout open: issue 19 item 2)
+        # them running, holding the caller's stdout open)
         pool = executor or process_pool(workers)
         window = max(2, WINDOW_PER_WORKER * max(1, int(getattr(pool, "parallelism", workers))))
         try:

@@ -185,7 +185,7 @@ def sweep_tag_tuples():
     return st.lists(st.lists(word, max_size=3).map(tuple), min_size=1, max_size=4, unique=True)
 
 
-# --- model answers (issue 11: model output never crashes a run) -----------------
+# --- model answers (model output never crashes a run) ---------------------------
 def json_values(words=(), max_leaves=12):
     """Arbitrary JSON data; strings partly drawn from ``words`` (names the scenario uses),
     numbers including ones no float holds."""

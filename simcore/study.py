@@ -79,7 +79,7 @@ RUN_IO_FIELDS = ("record", "replay", "replay_misses")
 def config_block(config: Any) -> dict:
     """``metrics["config"]``: the study config's fields without :data:`RUN_IO_FIELDS`."""
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in attrs.asdict(config).items()
-            if k not in RUN_IO_FIELDS and not (k == "roles" and not v)}  # (no --role: as before issue 20)
+            if k not in RUN_IO_FIELDS and not (k == "roles" and not v)}  # (no --role: no "roles" key)
 
 
 def with_backend_identity(summary: "Summary", config: Any) -> "Summary":

@@ -119,7 +119,7 @@ class Settings:
         "benchmark's prompt 'think about what others may prefer')"))
     amend_max_issues: int | None = attrs.field(default=None, metadata=_note(
         "choice: None, a party may propose any deal; the Base-LLM role's own proposals in the benchmark's GPT-4 logs "
-        "change a median of 2 issues of the deal on the table (794 proposals: 0 issues 109, 1: 215, 2: 257, 3: "
+        "change a median of 2 issues of the deal on the table (794 proposals: 0: 109, 1: 215, 2: 257, 3: "
         "135, 4: 57, 5: 21): 2 proposes among deals within that many changes of it"))
     implicit_knowledge: float = attrs.field(
         default=0.0, validator=[attrs.validators.ge(0), attrs.validators.le(1)], metadata=_note(

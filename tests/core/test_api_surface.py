@@ -1,4 +1,4 @@
-"""The public API's argument checks and seats for a user's policy (issue 18): each bad argument is one
+"""The public API's argument checks and seats for a user's policy: each bad argument is one
 clear simcore error naming it and what is valid; a third-party package's policies, registered through
 the `simcore.policies` entry-point group, are played by `simcore run` against ASTRA and MIND."""
 

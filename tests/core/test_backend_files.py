@@ -1,4 +1,4 @@
-"""Issue 19, item 4: the files the backend options name are checked before any work --
+"""The files the backend options name are checked before any work --
 a malformed cassette header, --record and --log-calls on the same file, a call log that
 would overwrite a file (a cassette above all), a directory that does not exist or is a
 file -- each one line naming what is wrong, exit 2, nothing written or created."""

@@ -188,7 +188,7 @@ def test_model_calls_per_task_in_metrics_and_under_every_table(system, tmp_path,
     counted = metrics.get("fallbacks", sum(r.get("fallbacks", 0) for r in metrics["results"].values()))
     assert calls["fallbacks"] == counted
     line = f"model answers: {calls['asks']} asked, {calls['fallbacks']} fell back to the rule"
-    assert stdout.count(line) == 1  # once per run, after the tables (issue 19 item 12: it was under each)
+    assert stdout.count(line) == 1  # once per run, after the tables, not under each
     assert stdout.count("model answers:") == 1
 
 

@@ -1,5 +1,5 @@
 """Bad input on the command line gets one line naming what is wrong, exit status 2,
-before any work (issue 11): output locations, options before the system name,
+before any work: output locations, options before the system name,
 results already on disk, non-finite numbers, empty lists, grid values, data files
 and ``simcore show``."""
 

@@ -1,4 +1,4 @@
-"""No import cycle among simcore's modules (issue 18): every import statement, at the top of a module
+"""No import cycle among simcore's modules: every import statement, at the top of a module
 or inside a function, is an edge; a submodule importing its own package (``from mockllm import x``
 inside ``mockllm.client``) is not, since a package always runs before its submodules."""
 

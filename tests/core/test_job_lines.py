@@ -1,4 +1,4 @@
-"""A job run in a pool worker sends its events as transcript lines (issue 21: a str pickles
+"""A job run in a pool worker sends its events as transcript lines (a str pickles
 far cheaper than an Event); the parent writes them exactly as it writes the events."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 19, item 13: real-model setup as people expect it -- ``--model`` and
+"""Real-model setup as people expect it -- ``--model`` and
 ``--base-url`` (shortcuts of ``--backend-arg model=`` / ``base_url=``, implying the
 OpenAI-compatible backend), ``$OPENAI_BASE_URL`` and ``$OPENAI_API_KEY`` when no
 explicit value is given, the model taken from ``GET /models`` when the server lists

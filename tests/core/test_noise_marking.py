@@ -1,4 +1,4 @@
-"""Injected noise is marked wherever a negotiation is shown (issue 17, for teaching): simcore.noise
+"""Injected noise is marked wherever a negotiation is shown (for teaching): simcore.noise
 finds every event whose words or reading the mock made imperfect, none under exact wording; `show`
 marks them; the report's step-throughs prefer a negotiation without any and mark what they show."""
 

@@ -1,4 +1,4 @@
-"""Output files are written atomically and transcripts are streamed (issue 11).
+"""Output files are written atomically and transcripts are streamed.
 
 Every output file goes to a temporary file, is fsync-ed and renamed over the target,
 so a failure (a full disk) leaves the old file or none, never a torn one, and is one

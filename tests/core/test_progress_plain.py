@@ -1,5 +1,5 @@
-"""Progress when standard error is not a terminal (issue 19 item 11): plain lines, at an
-interval, so a CI log or ``| tee`` shows a long run is alive (before: nothing at all)."""
+"""Progress when standard error is not a terminal: plain lines, at an
+interval, so a CI log or ``| tee`` shows a long run is alive."""
 
 import io
 

@@ -1,4 +1,4 @@
-"""Real model answers in a role (issue 20), replayed: SmolLM2-135M-Instruct playing ASTRA's
+"""Real model answers in a role, replayed: SmolLM2-135M-Instruct playing ASTRA's
 stage-3 tactic choice (tests/cassettes/real/astra-tactic-json_object.jsonl) and ASTRA's
 partner (astra-partner-json_object.jsonl) and MIND's Base agents (mind-base-json_object.jsonl);
 the parse counts are asserted in

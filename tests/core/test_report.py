@@ -280,10 +280,10 @@ def test_run_without_transcripts_says_what_is_missing(tmp_path):
 
 
 def test_astra_report_keeps_simcores_setup_out_of_the_headline(tmp_path):
-    """Issue 10 ASTRA item 6: the Table 1 analogue pools only the paper's setups and says so;
+    """The Table 1 analogue pools only the paper's setups and says so;
     the by-setup table gives each setup on its own with simcore's ``mixed`` marked as its
-    addition; the Figure 4 analogue (tactics by stance) is shown.  (Before: "pooled over the
-    setups", no mark, no tactics table -- fails there.)"""
+    addition; the Figure 4 analogue (tactics by stance) is shown.  (A headline "pooled over the setups", no mark or no tactics table
+    fails it.)"""
     out = tmp_path / "astra"
     assert cli("run", "astra", "--episodes", "1", "--partners", "base", "--setups", "integrative,distributive,mixed",
                "--out", str(out), "--no-progress") == 0

@@ -1,4 +1,4 @@
-"""``simcore report`` on damaged input (issue 19, items 5 and 7): a ``metrics.json`` with a
+"""``simcore report`` on damaged input: a ``metrics.json`` with a
 field of the wrong type or shape, or without one, is one line naming the file and the
 field (exit 2), never a traceback; a model's control characters do not reach the page.
 The torn last transcript line is in tests/core/test_show_stream.py (show and report agree)."""

@@ -1,4 +1,4 @@
-"""A decision a role on a backend made, shown step by step (issue 20 item 9): the event
+"""A decision a role on a backend made, shown step by step: the event
 records the prompt, every raw answer, the parse, the repairs with the parser's reasons,
 any fallback and the stand-in's decision (``hidden.model_decisions``,
 mockllm/exchanges.py); ``simcore report`` shows them in the step-through and

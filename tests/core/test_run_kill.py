@@ -1,6 +1,6 @@
 """Killing a plain ``simcore run --workers 2`` (SIGKILL or SIGTERM to its main process
-only) ends its pool workers too (issue 19 item 2: before, both workers lived on, one pair
-for 7.5 minutes, holding the caller's stdout open so ``| tee`` hung)."""
+only) ends its pool workers too: workers left
+running would hold the caller's stdout open, so ``| tee`` would hang."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``simcore show`` streams its transcript and prints nothing raw (issue 19, items 5-7).
+"""``simcore show`` streams its transcript and prints nothing raw.
 
 It reads one line at a time and keeps only the runs it prints (a line of another run
 is looked at for its run id only), stops reading once it has the ``--limit`` runs it

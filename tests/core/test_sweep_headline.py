@@ -1,5 +1,5 @@
 """A sweep's terminal summary shows the study's headline metrics, not every numeric leaf
-(issue 19 item 12: 666 lines for a 2-point ASTRA sweep before, 47 now); --metrics chooses."""
+(47 lines for a 2-point ASTRA sweep, where every leaf would be 666); --metrics chooses."""
 
 
 from tests.clirun import simcore

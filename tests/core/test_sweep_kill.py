@@ -34,7 +34,7 @@ def env(sleep: float = 0.0) -> dict:
 def default_sigint() -> None:
     """Run in the child before it execs: SIGINT back to its default, so Python installs its
     KeyboardInterrupt handler even when this suite was started with SIGINT ignored (a
-    background job, ``nohup``), which the child would otherwise inherit (issue 19 item 9)."""
+    background job, ``nohup``), which the child would otherwise inherit."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 

@@ -1,4 +1,4 @@
-"""Output for tools (issue 19 item 12): plain-run CSVs hold numbers with interval columns,
+"""Output for tools: plain-run CSVs hold numbers with interval columns,
 `--json` prints the tables as data, and the fallback line is shown once per run."""
 
 import csv

@@ -1,4 +1,4 @@
-"""docs/api.md's and docs/env.md's examples run (issue 18): every ```python block, each in a fresh namespace."""
+"""docs/api.md's and docs/env.md's examples run: every ```python block, each in a fresh namespace."""
 
 from __future__ import annotations
 

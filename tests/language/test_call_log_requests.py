@@ -1,8 +1,7 @@
 """The call log (``--log-calls``) shows every HTTP request of a call as itself.
 
-A request that timed out and was retried inside the HTTP backend used to show as one
-"ok" attempt lasting the timeout plus the retry.  Each request is now one line with its
-own duration and outcome: the timeout (or the HTTP 503), then the retry that answered,
+A request that timed out and was retried inside the HTTP backend is not one "ok" attempt
+lasting the timeout plus the retry: each request is one line with its own duration and outcome: the timeout (or the HTTP 503), then the retry that answered,
 numbered ``request`` 1, 2 within the client's try.
 """
 

@@ -1,4 +1,4 @@
-"""The cheaper checks (issue 21) decide as the plain definitions do: ``mentions`` is
+"""The cheaper checks decide as the plain definitions do: ``mentions`` is
 "flattened name in flattened text", and ``reject_echo``'s prefilters refuse exactly what
 its ordered checks refuse, with the same problem (a copy of the example: its words in a
 row among the answer's words)."""
@@ -137,7 +137,7 @@ def test_runaway_words_are_the_regex_words(words, sep):
 
 
 def _leak_reference(said: str, levels, names) -> str | None:
-    """travel._willingness_leak as written before issue 21's prefilter on the levels' text."""
+    """travel._willingness_leak without the prefilter on the levels' text."""
     import re
 
     if "willingness" in said.casefold():

@@ -1,4 +1,4 @@
-"""Issue 19, item 3: a server that echoes the Authorization header into its answers
+"""A server that echoes the Authorization header into its answers
 must not get the API key into anything simcore writes -- cassette (requests and
 responses), call log, transcripts, tables, standard output and error -- and the
 recorded cassette still replays byte-identically."""

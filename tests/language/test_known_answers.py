@@ -1,4 +1,4 @@
-"""The in-process mock's known answers (issue 21): for a task that ``knows_answers``
+"""The in-process mock's known answers: for a task that ``knows_answers``
 (``astra.speak``) the mock says whether its answer is the template's exact reading of the
 context, and a :class:`ModelClient` parses and checks such an answer to a context (named
 type for type by ``known_key``) it has accepted before no more.  That changes nothing but speed:

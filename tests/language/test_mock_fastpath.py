@@ -1,4 +1,4 @@
-"""The template mock's in-process shortcut (issue 21) changes nothing but speed: every
+"""The template mock's in-process shortcut changes nothing but speed: every
 system's study writes byte-identical files with it on and off (the default noisy
 mock-v1), a refused first answer is retried through the full prompt round trip, and no
 other backend -- a subclass, a cassette's recorder, the mock while calls are observed

@@ -1,4 +1,4 @@
-"""Model output never crashes a run (issue 11): the crashes found by fuzzing, one test each.
+"""Model output never crashes a run: the crashes found by fuzzing, one test each.
 
 Each test replaces some of the mock's answers by the answer that crashed a run (or a
 parser) and checks that the run completes with the bad answer refused and counted:
@@ -126,8 +126,8 @@ ILLEGAL_FOR_THE_SPEAKER = [
     '{"kind":"quit","reason":"bye"}',                         # "cannot reply to Quit"
 ]
 
-# schema-valid readings naming what the sentence does not (issue 19 item 1: "propose Chinese"
-# for a sentence naming Italian reached the listener, whose reply was then illegal: exit 1)
+# schema-valid readings naming what the sentence does not ("propose Chinese"
+# for a sentence naming Italian must not reach the listener, whose reply would be illegal: exit 1)
 NOT_IN_THE_SENTENCE = [
     '{"kind":"accept","type":"restaurant","value":"Le Petit Zinc"}',
     '{"kind":"propose","type":"cuisine","value":"Chinese"}',
@@ -150,7 +150,7 @@ def test_dominance_reading_naming_what_the_sentence_does_not_is_retried_then_a_f
 @pytest.mark.parametrize("answer", ILLEGAL_FOR_THE_SPEAKER)
 def test_dominance_reading_that_is_no_legal_move_of_the_speaker_is_a_counted_model_error(answer):
     """The first utterance of a dialogue accepts, rejects or books nothing: a reading that
-    says it did is the reader's error, not the user's bad input (exit 2 before)."""
+    says it did is the reader's error, not the user's bad input (no exit 2)."""
     backend = Tamper(MockBackend(exact=True), only(READ, answer, calls={0}))
     result, _agents, stats = _dialogue(backend)
     assert result.outcome == "unreadable" and result.turns == 1
@@ -258,7 +258,7 @@ def test_any_parser_exception_becomes_a_parse_error():
 
 
 # --- end to end: mutated cassettes, every system ----------------------------------
-CRASHERS = {  # the answers that aborted runs before (issue 11), put where they fit
+CRASHERS = {  # answers found by fuzzing that could abort a run, put where they fit
     "dominance-read": ['{"kind":"propose","type":"cuisine","value":"propose"}',
                        '{"kind":"state","criterion":"cuisine","less":"cheap","more":null}',
                        '{"kind":"reject","type":"restaurant","value":"Sakura"}',

@@ -33,7 +33,7 @@ RUNS = {
         {"astra.answer": (2, 6, 0, 0, 2, 0),
          "astra.read": (3, 3, 3, 0, 0, 0),
          "astra.speak": (4, 12, 0, 0, 4, 0)}),
-    # issue 20: the model in the astra.tactic role (2.3's best-fit tactic, five samples per choice)
+    # the model in the astra.tactic role (2.3's best-fit tactic, five samples per choice)
     "astra-tactic-json_object.jsonl": (
         ["astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base", "--agents",
          "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent", "--rounds", "6", "--role", "astra.tactic=model"],
@@ -76,13 +76,13 @@ RUNS = {
         ["mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1"],
         {"travel.propose-v1": (2, 6, 0, 0, 2, 0),
          "travel.speak-v1": (9, 27, 0, 0, 9, 0)}),
-    "scorable-llm-pe-json_object.jsonl": (  # the model in the scorable.llm_pe role (issue 20)
+    "scorable-llm-pe-json_object.jsonl": (  # the model in the scorable.llm_pe role
         ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "llm-pe-p1",
          "--trials", "1", "--keep-transcripts", "1"],
         {"scorable-estimate": (5, 5, 5, 0, 0, 0),
          "scorable-extract": (8, 20, 2, 0, 6, 0),
          "scorable-speak": (8, 24, 0, 0, 8, 0)}),
-    # the model in the scorable.negotiator role: every proposal of Base-LLM's parties (issue 20)
+    # the model in the scorable.negotiator role: every proposal of Base-LLM's parties
     "scorable-negotiator-json_object.jsonl": (
         ["scorable", "--game", str(HERE / "harbour-sport-park-6-turns.json"), "--methods", "base-llm",
          "--trials", "1", "--keep-transcripts", "1", "--role", "scorable.negotiator=model"],
@@ -154,7 +154,7 @@ def test_every_recorded_request_is_asked(cassette, tmp_path):
 
 
 def test_the_dominance_recording_scores_its_readings_against_what_was_said(tmp_path):
-    """Parsed is not right (issue 20 item 6): the protocol knows what each sentence meant, so
+    """Parsed is not right: the protocol knows what each sentence meant, so
     the run reports the share of the accepted readings that were right; the recorded model's
     one reading (Italian compared with itself) was refused -- a counted fallback, no reading --
     so there is no accuracy to report (None, shown n/a), not 0.0."""
@@ -179,7 +179,7 @@ def test_the_model_as_llm_pe_estimates_worse_than_the_stand_in(tmp_path):
 
 
 def test_the_scorable_recording_scores_its_readings_against_the_cues_meant(tmp_path):
-    """Parsed is not right (issue 20 item 6), scorable: the signals read from each utterance
+    """Parsed is not right, scorable: the signals read from each utterance
     are scored against the cues its speaker was asked to give.  SmolLM2's eight utterances fell
     back to the plain proposal and its reader found 12 signals in them, none meant; the mock on
     the same run reads 18, all meant, and recovers 18 of the 24 cues."""
@@ -213,7 +213,7 @@ def test_the_model_as_the_negotiator_proposes_the_prompts_example_every_time(tmp
                                                    ("astra-tactic-json_object.jsonl", (9, 0.2222), (12, 0.9167))])
 def test_the_astra_recordings_score_the_agents_readings_against_what_the_partner_meant(cassette, model, mock,
                                                                                        tmp_path):
-    """Parsed is not right (issue 20 item 6), ASTRA: each astra.read answer against what the
+    """Parsed is not right, ASTRA: each astra.read answer against what the
     partner meant its words to say (its answer's item, its first offer's top item, or
     nothing).  SmolLM2's readings are right 1 of 3 and 2 of 9 times; the mock's on the same
     runs 3 of 3 and 11 of 12 (it blurs a tenth of the partner's answers on purpose)."""

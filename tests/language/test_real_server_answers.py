@@ -1,8 +1,8 @@
-"""What real OpenAI-compatible servers do (issue 20 item 7): a truncated answer is reported as
+"""What real OpenAI-compatible servers do: a truncated answer is reported as
 cut off (finish_reason "length"), the same under replay; the server's error body is in the one
 line; max_completion_tokens can be sent; <think> blocks are stripped; usage counts reach the
 call log and the run's token rate; a preamble or **SAY:** before a dominance sentence is
-tolerated; a free-text answer that runs on is refused (issue 20 item 6)."""
+tolerated; a free-text answer that runs on is refused."""
 
 from __future__ import annotations
 

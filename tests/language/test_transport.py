@@ -1,4 +1,4 @@
-"""Issue 12, the transport half: repair retries, request defaults that suit local
+"""The transport: repair retries, request defaults that suit local
 servers, cancelled requests -- against stub servers on 127.0.0.1 and the mock."""
 
 from __future__ import annotations

@@ -109,7 +109,7 @@ def test_outcomes_of_other_types_are_stated_directly():
 
     o = (np.int64(3), np.int64(2), np.int64(0))
     stated = CASINO.state_offer(o, "agent")
-    assert type(stated["self"]["food"]) is np.int64  # as before: not the prepared plain ints
+    assert type(stated["self"]["food"]) is np.int64  # numpy ints kept: not the prepared plain ints
     assert CASINO.state_offer([3, 2, 0], "partner") == CASINO.state_offer((3, 2, 0), "partner")
     assert CASINO.state_offer(tuple([3, 2, 0]), "agent") == {"self": {"food": 3, "water": 2, "firewood": 0},
                                                              "other": {"food": 0, "water": 1, "firewood": 3},
@@ -230,7 +230,7 @@ def test_floor_check_without_tables_refuses_what_the_tables_refuse(did):
     for min_own in (0, own_max / 2, own_max - 1, own_max):
         for b in [0.0] + bests:
             for min_partner in (b - 1e-9, b, b + 5e-10, b + 1e-9, b + 2e-9, b + 0.5, b + 3):
-                if min_partner < 0:  # (refused before the floors are looked at, as before)
+                if min_partner < 0:  # (refused before the floors are looked at)
                     continue
                 data["lp"] = {"min_own": min_own, "min_partner": min_partner}
                 try:

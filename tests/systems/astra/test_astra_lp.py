@@ -231,7 +231,7 @@ def test_unknown_pulp_engine_is_refused():
 
 
 def test_the_pulp_solver_prints_nothing_on_stdout(tmp_path):
-    """HiGHS writes a banner to the process's standard output the first time it is made (issue 17):
+    """HiGHS writes a banner to the process's standard output the first time it is made:
     `simcore run astra --solver pulp` must print only its tables.  A fresh process, since the banner
     comes once per process."""
     import subprocess

@@ -1,4 +1,4 @@
-"""The stand-ins for ASTRA's GPT-4o Partner-Base (issue 16): built from the partner's own turns in
+"""The stand-ins for ASTRA's GPT-4o Partner-Base: built from the partner's own turns in
 the paper's transcripts, checked against CaSiNo's human negotiators, which were not used to build it."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def self_play(base_partner: str, episodes: int = 20):
 
 def test_the_default_partner_makes_deals_with_itself_like_casinos_humans():
     # CaSiNo (Chawla et al. 2021): 1,005 of 1,030 human dialogues end in a deal, at 18.98 points per
-    # participant.  base-partner-v1 (the default before issue 16) reaches no deal at all.
+    # participant.  base-partner-v1 (the partner that offers by fixed rules) reaches no deal at all.
     rate, (_, points) = self_play(DEFAULT_BASE_PARTNER)
     assert rate >= 0.9
     assert abs(statistics.mean(points) - 18.98) <= 2.0

@@ -60,7 +60,7 @@ def test_lambda_table_follows_figure3():
 
 
 # ------------------------------------------------------------------ tactics (Table 5 "When")
-V2 = M.TacticParams(**M.V2_TACTICS)  # stage 3 before issue 17 (the fixed precedence)
+V2 = M.TacticParams(**M.V2_TACTICS)  # astra-agent-v2's stage 3: the fixed precedence
 
 
 def ctx(**kw):
@@ -318,7 +318,7 @@ def test_deadline_notice_and_round_limit():
 
 
 def test_two_time_based_partners_can_negotiate_for_100_rounds():
-    """Issue 6 will compare two aspiration agents on CaSiNo with NegMAS: either partner
+    """Two aspiration agents can be compared on CaSiNo with NegMAS: either partner
     kind can take the agent's seat and the round limit is a protocol parameter."""
     from policies.partners import make_partner
 
@@ -442,7 +442,7 @@ def test_lic_when_has_no_fairness_condition():
 
 
 def test_every_tactic_is_the_best_fit_in_some_casino_state():
-    """Issue 17: under v2's fixed precedence LGR, LIC, MGF and REO were never chosen once the partner
+    """Under v2's fixed precedence LGR, LIC, MGF and REO were never chosen once the partner
     had offered; v3's best fit among the applicable tactics reaches all nine (CaSiNo numbers: 36
     points each, theta_f 4)."""
     import itertools

@@ -1,4 +1,4 @@
-"""``astra.speak``'s check of a stated offer (issue 21: an item whose name is one of the
+"""``astra.speak``'s check of a stated offer (an item whose name is one of the
 move's and whose units are a whole number >= 0 passes without the two checks' calls, and
 the move's items are read once per check) refuses what the check as first written
 refuses, with the same problem, and accepts the same answers."""
@@ -13,7 +13,7 @@ from simcore.errors import ParseError
 
 
 def _reference(task, said, context, text):
-    """``astra.SpeakTask.check`` as written before issue 21's shortcut."""
+    """``astra.SpeakTask.check`` without the shortcut: both checks always called."""
     utt, offer = said
     task.reject_echo(utt, context, text)
     meant = context.get("offer")

@@ -115,7 +115,7 @@ def test_the_agent_learns_priorities_only_from_words():
 
 
 def test_headline_pools_only_the_papers_setups(tmp_path):
-    """Issue 10: the Table 1 analogue pools integrative and distributive; "mixed" is simcore's
+    """The Table 1 analogue pools integrative and distributive; "mixed" is simcore's
     addition, shown (labelled) only in the per-setup table."""
     cfg = AstraConfig(seed=2, episodes=2, partners=("base",), agents=("astra", "astra-v1"))
     res = run_study("simcore.systems.astra:STUDY", cfg, workers=1, out_dir=str(tmp_path / "h"))

@@ -1,4 +1,4 @@
-"""Table 7 played as an episode (issue 17): the ASTRA agent against a scripted partner that says and
+"""Table 7 played as an episode: the ASTRA agent against a scripted partner that says and
 offers what the paper's partner does, through the protocol and the mock language layer (no noise).
 
 The agent chooses the paper's tactics, AEO, AEO, NCR, RC, RC, and the partner accepts its fifth

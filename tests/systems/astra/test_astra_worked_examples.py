@@ -1,6 +1,6 @@
 """ASTRA's rules against the paper's own worked examples (Table 7, Table 8) and the
-registry readings of issue 10: each test names the passage and fails under the v1 reading
-(checked by running it against the old rule; the v1 outcome is asserted beside it)."""
+registry's v2 readings: each test names the passage and fails under the v1 reading
+(checked by running it against the v1 rule; the v1 outcome is asserted beside it)."""
 
 import attrs
 import numpy as np
@@ -72,7 +72,7 @@ def test_si_is_measured_toward_the_partners_ideal():
     """Section 2.3 / A.4: the Virtual Partner Agent scores SI "toward the ideal outcome" for
     the partner; in Table 7 SI rises as the agent concedes (0.5 at 30 ... 0.74 at 23).  With
     Table 7's five candidates before any partner offer, the v2 SI rises as the agent concedes;
-    the v1 SI (toward the agent's own ideal reachable outcome) falls -- the old reading fails."""
+    the v1 SI (toward the agent's own ideal reachable outcome) falls -- the v1 reading fails."""
     pv = CASINO.setup("integrative").partners[0]
     space = Space.cached(CASINO, CASINO.agent, pv)
     outs = [(3, 3, 1), (3, 3, 0), (3, 2, 1), (3, 2, 0), (3, 1, 1)]
@@ -123,7 +123,7 @@ def test_s_max_is_not_lowered_against_greedy_or_firm_partners():
 
 
 def test_registry_entries_carry_every_parameter():
-    """Every agent parameter is in the registry kwargs with its default; v1 keeps the old readings."""
+    """Every agent parameter is in the registry kwargs with its default; v1 keeps its own readings."""
     from simcore.registry import resolve
     from simcore.systems.astra.params import NO_ASTRA_EXTRA
 
@@ -182,7 +182,7 @@ def test_opening_offer_si_rises_as_the_agent_concedes():
     assert si1[top1] == max(si1)
 
 
-# ---------------------------------------------------------------- the second reading
+# ------------------------------------------- Table 7's RC order; the lambda discrepancy
 def test_table7_rc_ranks_the_non_conceding_candidate_last():
     """Table 5 RC "How: Respond with a concession"; Table 7's RC ranking gives the candidate that
     concedes nothing (30 points, the agent's previous offer) SA 0.0, the lowest.  The v1 ranking
@@ -207,7 +207,7 @@ def test_lambda_follows_the_stance_not_the_fairness():
     """Section 4.2 gives lambda by stance (greedy ~0.9, neutral ~0.5, generous ~0.3); Table 7's
     trace prints "Fairness=unfair, Stance=generous ... lambda=0.3".  The v1 table added 0.1 for
     an unfair offer (0.4 there): fails under it.  (Table 8 prints lambda=0.7 for the same
-    fairness and stance: a discrepancy inside the paper, docs/astra.md "Second reading".)"""
+    fairness and stance: a discrepancy inside the paper, see docs/astra.md.)"""
     assert M.choose_lambda("generous", "unfair") == 0.3
     assert M.choose_lambda("greedy", "fair") == M.choose_lambda("greedy", "unfair") == 0.9
     assert M.choose_lambda("neutral", "unfair") == 0.5

@@ -1,4 +1,4 @@
-"""The astra.partner role played by a backend (issue 20): --role astra.partner=BACKEND asks
+"""The astra.partner role played by a backend: --role astra.partner=BACKEND asks
 the GPT-4o Partner-Base's moves (accept, or which option to offer) of a model; only legal
 moves are taken, the rule-based stand-in is the counted fallback, and with the mock in
 the role the run is the stand-in's run."""

@@ -1,4 +1,4 @@
-"""The astra.tactic role played by a backend (issue 20): --role astra.tactic=BACKEND asks
+"""The astra.tactic role played by a backend: --role astra.tactic=BACKEND asks
 ASTRA's stage-3 tactic choice of a model (2.3: best-fit tactic, majority of five samples),
 legal answers only, stand-in as the counted fallback; with the mock in the role the run
 is the stand-in's run."""

@@ -121,7 +121,7 @@ def _count(turns):
 
 def test_fig6_asking_is_not_leading_proposing_ones_favourite_is():
     """Fig. 6: the submissive opens a criterion by asking (defers), the dominant by
-    "proposing his most preferred value" (directs).  The old count gave both a lead."""
+    "proposing his most preferred value" (directs).  Counting every first mention as a lead (the v1 policies) gives both one."""
     c = _count([("agent", AskPreference("cuisine")),
                 ("user", StatePreference("cuisine", None, "Turkish")),
                 ("agent", Propose(Proposal("cuisine", "Turkish"))),      # adopts the other's favourite
@@ -216,9 +216,9 @@ def test_list_params_reads_any_registered_policy():
 
 # --- scorable: Base-LLM's stand-in reads the whole deal history (seed sec. 2) ------------
 def test_scorable_base_llm_description_matches_the_code():
-    """The registry used to describe Base-LLM as "echoing their last public deal" while the
-    code counted all of j's deals; the seed's sec. 2 ("the history of d_t") supports the
-    code.  The description now says so, and the last-deal reading is a real option."""
+    """The registry describes Base-LLM as the code runs it: counting all of j's deals, as the
+    seed's sec. 2 ("the history of d_t") supports, not "echoing their last public deal"; the
+    last-deal reading is a real option."""
     from policies.scorable import echo_estimate
     from scenarios.scorable import load_game
     from simcore.protocols.scorable import Settings

@@ -1,5 +1,5 @@
-"""The second reading of the dominance rules (docs/dominance.md, "Second reading"): each
-test fails under the reading it corrects, or pins a reading that was confirmed."""
+"""The readings of the dominance rules in docs/dominance.md: each test fails under the
+rejected reading of its passage (the v1 policies), or pins a reading the paper confirms."""
 
 from policies.dominance import DominanceAgent
 from policies.dominance_state import total_order
@@ -29,7 +29,7 @@ def test_fig6_the_submissives_option_of_the_others_values_is_not_a_lead():
     for each criterion ... The proposed option is defined with all the accepted values".  When
     every one of those values was put forward first by the dominant, the option adopts the
     dominant's preferences (as Fig. 1's Propose(C, More) adopts the user's value): no lead.
-    Before the second reading the first proposal of any option counted as a lead."""
+    Counting the first proposal of any option as a lead would count one here."""
     opt = next(o for o in DOM.options if o.values == ("Turkish", "expensive", "noisy"))
     c = _count([("user", Propose(Proposal("cuisine", "Turkish"))),
                 ("agent", Accept(Proposal("cuisine", "Turkish"))),

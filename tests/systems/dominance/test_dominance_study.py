@@ -235,8 +235,8 @@ def test_decisions_do_not_depend_on_the_phrasing():
 
 
 def test_a_submissive_booking_is_said_as_done_never_asked():
-    """Issue 19 item 8: "shall I book a table for us at Bosphorus?" ended the dialogue
-    without reading the user's "no"; a booking closes the dialogue, so it is never a question."""
+    """A booking closes the dialogue, so it is said as done, never asked: a "shall I book a table
+    for us at Bosphorus?" would end the dialogue without reading the user's "no"."""
     from mockllm.dominance import T, read_text, SMALL_VOCAB
 
     for relation, forms in T.items():
@@ -247,7 +247,7 @@ def test_a_submissive_booking_is_said_as_done_never_asked():
 
 
 def test_chat_greets_reveals_the_agent_and_scores_the_booking():
-    """Issue 19 item 14: greetings, forms people type, and the agent's hidden preferences and the
+    """Greetings, forms people type, and the agent's hidden preferences and the
     booked option's score at the end; piped input is echoed once as 'you: ...'."""
     from simcore.cli import cli
 

@@ -1,9 +1,9 @@
-"""A reading can fit the read task's schema and still be wrong for the sentence (issue 19
-item 1): before, the listener then answered a move never made and the protocol's legality
-check stopped the run as an internal error (exit 1) in 8 of 12 seeds.  Now a reading is
-checked against its sentence (it may name only what the sentence names; mockllm/dominance.py)
-and a move that rests on a misreading that got through is a counted model error
-(simcore/protocols/dialogue.py): never an internal error."""
+"""A reading can fit the read task's schema and still be wrong for the sentence; the
+listener would then answer a move never made and the protocol's legality check would stop
+the run as an internal error (exit 1).  So a reading is checked against its sentence (it may
+name only what the sentence names; mockllm/dominance.py) and a move that rests on a
+misreading that got through is a counted model error (simcore/protocols/dialogue.py): never
+an internal error."""
 
 from __future__ import annotations
 

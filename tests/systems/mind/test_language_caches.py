@@ -1,4 +1,4 @@
-"""The travel tasks' caches (issue 21) give what the uncached code gives: the read mock's
+"""The travel tasks' caches give what the uncached code gives: the read mock's
 answer by (message, item), the read parser's utterance by text, the speak task's accepted
 answer by (text, value, item, willingness); a refused answer is refused again, with the
 same problem; each cache is bounded (two generations, tested small)."""

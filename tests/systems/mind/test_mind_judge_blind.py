@@ -1,4 +1,4 @@
-"""The blind, symmetric Table 4 judge (issue 16): it sees only E17's inputs, applies one test
+"""The blind, symmetric Table 4 judge: it sees only E17's inputs, applies one test
 to both plans, judges a variant against itself at chance and swaps its verdicts exactly when
 the plans are swapped; Base (base-v3) gives only reasons B1 and B3-B4 allow, each true."""
 

@@ -1,6 +1,6 @@
-"""The corrected MIND readings (issue 10), each checked on the paper's own worked
-examples (Tables D12-D14) where one exists; each test names what the old reading
-(``mind-v1``) gives instead, and asserts that too, so the test fails under it."""
+"""MIND's readings of the paper (mind-v2 and later in the registry), each checked on the
+paper's own worked examples (Tables D12-D14) where one exists; each test names what the
+v1 reading (``mind-v1``) gives instead, and asserts that too, so the test fails under it."""
 
 import attrs
 import pytest

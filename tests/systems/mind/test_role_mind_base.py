@@ -1,4 +1,4 @@
-"""The mind.base role played by a backend (issue 20): --role mind.base=BACKEND asks each
+"""The mind.base role played by a backend: --role mind.base=BACKEND asks each
 vote and proposer update of MIND's Base (MAD) agents of a model (Tables B3/B4), legal
 moves only, the stand-in (base-v3) as the counted fallback; with the mock in the role the
 run is the stand-in's run."""

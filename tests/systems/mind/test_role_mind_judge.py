@@ -1,4 +1,4 @@
-"""The mind.judge role played by a backend (issue 20): --role mind.judge=BACKEND asks the
+"""The mind.judge role played by a backend: --role mind.judge=BACKEND asks the
 Table 4 verdict of a model through E16/E17's prompt (the blind judge's inputs only), A or B
 for each criterion and overall, the stand-in's verdict the counted fallback; with the mock
 in the role the run is the stand-in's run but for the ties, which the study settles with its

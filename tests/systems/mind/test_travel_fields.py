@@ -1,5 +1,5 @@
-"""The Phase-1 proposal's plain items go to the in-process mock as they are (issue 21:
-``Task.mock_reads_fields``, no JSON round trip).  That changes nothing but speed: over
+"""The Phase-1 proposal's plain items go to the in-process mock as they are
+(``Task.mock_reads_fields``, no JSON round trip).  That changes nothing but speed: over
 made-up contexts -- items as lists or tuples, names and values that are str subclasses
 writing themselves otherwise, willingness as ints, bools, floats or None, some refused --
 every ask takes the full prompt round trip's value, counts, record and backend calls, with

@@ -1,4 +1,4 @@
-"""The scorable.negotiator role played by a backend (issue 20): --role scorable.negotiator=BACKEND
+"""The scorable.negotiator role played by a backend: --role scorable.negotiator=BACKEND
 asks every proposal of the parties that do not estimate of a model (one option id per issue,
 each among its issue's options), the stand-in (scorable-v1's negotiator) as the counted
 fallback; with the mock in the role the run is the stand-in's run."""
@@ -124,7 +124,7 @@ def test_simcore_roles_names_the_negotiator_role(capsys):
 
 def test_a_kept_trial_records_each_proposal_the_model_made_for_the_step_through():
     """The decision's exchange (prompt, answers, the parse, the stand-in's proposal) is in the
-    turn's event when the trial's transcript is kept (issue 20 item 9)."""
+    turn's event when the trial's transcript is kept."""
     fixed = {"A": "A2", "B": "B2", "C": "C2", "D": "D2", "E": "E3"}
     res, _ = _play(RoleOnly(lambda ctx: "no deal here" if ctx["turn"] == 1 else json.dumps(fixed)))
     turns = [e for e in res.events if e.phase in ("turn", "final")]

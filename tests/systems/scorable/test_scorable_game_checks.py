@@ -1,5 +1,5 @@
-"""Game files the scorable study cannot use are refused, or warned about, in one line
-(issue 19 item 15), and `scenarios show` takes a file as `run` does."""
+"""Game files the scorable study cannot use are refused, or warned about, in one line,
+and `scenarios show` takes a file as `run` does."""
 
 import json
 

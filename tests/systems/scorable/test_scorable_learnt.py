@@ -1,4 +1,4 @@
-"""The `learnt` acceptance rule (issue 16): a party predicts that another accepts what its
+"""The `learnt` acceptance rule: a party predicts that another accepts what its
 estimate values at least as much as the least valued deal that party has itself put on the
 table -- the benchmark's logs show every deal a party proposes is one it accepts
 (benchmarks/base_llm_responses.py)."""
@@ -91,7 +91,7 @@ def test_the_cli_accepts_the_learnt_rule_and_refuses_an_unknown_one(tmp_path):
     assert bad.exit_code == 2 and "--acceptance-rule" in bad.output
 
 
-# --- the `responsive` member of the scorable.negotiator family (issue 16) --------------------------
+# --- the `responsive` member of the scorable.negotiator family ------------------------------------
 def _member(name):
     from simcore.systems.scorable import ROLES
 

@@ -1,4 +1,4 @@
-"""The scorable negotiator's options read from the Base-LLM role's own logs (issue 16): proposing
+"""The scorable negotiator's options read from the Base-LLM role's own logs: proposing
 near the deal on the table, and a party without an estimator using what the others' words said."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_words_about_an_option_move_it_in_the_echo():
     assert all(np.array_equal(a, b) for a, b in zip(plain[2:], words[2:]))  # other issues untouched
 
 
-# --- the two unobserved numbers of the `logs-fit` member (issue 16) -------------------------------
+# --- the two unobserved numbers of the `logs-fit` member ------------------------------------------
 def _truth(game, j):
     return tuple(np.asarray(r, dtype=float) for r in game.parties[j].scores)
 
@@ -84,7 +84,7 @@ def test_with_full_knowledge_every_method_negotiates_alike_and_the_final_aspirat
     settings = Settings(implicit_knowledge=1.0, final_aspiration=0.2)
     seq = np.random.SeedSequence(5)
     finals = {m: start(GAME, m, seq, settings=settings).run().record["final"] for m in METHODS}
-    assert len(set(finals.values())) == 1, finals  # the estimators' tables no longer reach the proposals
+    assert len(set(finals.values())) == 1, finals  # the estimators' tables do not reach the proposals
     res = start(GAME, "base-llm", seq, settings=settings).run()
     p1 = GAME.parties[GAME.p1]
     final = [e for e in res.events if e.phase == "final"][0]
