@@ -45,8 +45,8 @@ def map_ordered(fn: Callable[[Any], Any], items: Sequence[Any], *, workers: int 
                 bar.advance()
             return out
         own = executor is None
-        # workers die with this process (SIGKILL / SIGTERM to a plain run's main process left
-        # them running, holding the caller's stdout open)
+        # workers die with this process (a SIGKILL / SIGTERM to a plain run's main process must not
+        # leave them running, holding the caller's stdout open)
         pool = executor or process_pool(workers)
         window = max(2, WINDOW_PER_WORKER * max(1, int(getattr(pool, "parallelism", workers))))
         try:

@@ -104,7 +104,7 @@ def aggregate(records: Sequence[Mapping]) -> dict:
         "mean_rounds": _r(_mean(r["rounds"] for r in records)),
         "invalid_moves": int(sum(r["invalid_moves"] for r in records)),
         "fallbacks": int(sum(r["fallbacks"] for r in records)),
-        # parsed is not right: the agent's readings of the partner's words against what the partner meant
+        # accuracy: the agent's readings of the partner's words against what the partner meant
         "readings": int(sum(r.get("readings", (0, 0))[0] for r in records)),
         "reading_accuracy": _r(sum(r.get("readings", (0, 0))[1] for r in records)
                                / sum(r.get("readings", (0, 0))[0] for r in records)

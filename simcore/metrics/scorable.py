@@ -40,7 +40,7 @@ def aggregate(records: Sequence[Mapping], parties: Sequence[str]) -> dict:
     else:
         out["MSE"] = None
     read, right, meant = (sum(r.get("readings", (0, 0, 0))[k] for r in records) for k in range(3))
-    # parsed is not right: the signals read from each utterance scored against the cues its speaker was asked
+    # accuracy: the signals read from each utterance scored against the cues its speaker was asked
     # to give -- of those read, the share meant (precision); of those meant, the share read (recall)
     out["readings"] = {"read": int(read), "right": int(right), "meant": int(meant),
                        "precision": right / read if read else None, "recall": right / meant if meant else None}
