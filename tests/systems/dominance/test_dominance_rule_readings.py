@@ -1,4 +1,4 @@
-"""The second reading of the dominance rules (docs/dominance.md, "Second reading"): each
+"""The second reading of the dominance rules (docs/systems/dominance.md, "Second reading"): each
 test fails under the reading it corrects, or pins a reading that was confirmed."""
 
 from policies.dominance import DominanceAgent
