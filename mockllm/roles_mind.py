@@ -63,7 +63,7 @@ from mockllm.tasks import Task, register_task
 from policies.travel_common import Update, Vote, plurality
 from scenarios.travel import ITEMS
 from simcore.errors import ParseError
-from simcore.metrics.mind_judge import CRITERIA, blind_evidence, letters, settle
+from simcore.metrics.mind_judge import CRITERIA, NOT_COMPARABLE, blind_evidence, letters, settle
 from simcore.transcript import Event
 
 #: the stand-in the mock plays: base-v3's agree threshold (policies.mad.MadPolicy.agree_max_w)
@@ -340,11 +340,16 @@ class JudgeTask(Task):
 
     def mock_answer(self, context, rng, options) -> str:
         """The default blind stand-in's verdict, from the two conversations of the prompt; a
-        criterion with equal evidence by :func:`tie_letter`; the overall the majority."""
+        criterion with equal evidence, or not comparable (E16 asks for A or B), by
+        :func:`tie_letter`; the overall the majority of the comparable criteria (an even split by
+        :func:`tie_letter`)."""
 
         got = stand_in_letters(context)
-        out = {c: got[c] or tie_letter(context, c) for c in CRITERIA}
-        overall = "A" if 2 * sum(out[c] == "A" for c in CRITERIA) > len(CRITERIA) else "B"
+        out = {c: tie_letter(context, c) if got[c] in (None, NOT_COMPARABLE) else got[c] for c in CRITERIA}
+        compared = [c for c in CRITERIA if got[c] != NOT_COMPARABLE]
+        a_wins = sum(out[c] == "A" for c in compared)
+        b_wins = len(compared) - a_wins
+        overall = ("A" if a_wins > b_wins else "B") if a_wins != b_wins else tie_letter(context, "overall")
         return json.dumps({**{JUDGE_KEYS[c]: out[c] for c in CRITERIA}, "overall": overall})
 
     def parse(self, text: str) -> dict:
@@ -413,7 +418,11 @@ def judge_verdict(client, rng, coin, context: dict, key_a: str, key_b: str, stan
     got = client.ask(JUDGE, rng, fallback=lambda: None, **context)
     if got is None:
         return stand_in()
-    return settle({c: got[c] for c in CRITERIA}, coin, key_a, key_b, stated_overall=got["overall"])
+    # a criterion the conversations give nothing to check is not comparable whoever judges:
+    # the model's letter on it is counted apart, as the stand-in's is
+    apart = stand_in_letters(context)
+    return settle({c: NOT_COMPARABLE if apart[c] == NOT_COMPARABLE else got[c] for c in CRITERIA}, coin, key_a,
+                  key_b, stated_overall=got["overall"])
 
 
 __all__ = ["BASE", "BaseTask", "BaseRole", "TEMPERATURE", "JUDGE", "JudgeTask", "JUDGE_KEYS", "VERDICTS", "tie_letter",

@@ -85,6 +85,11 @@ class Role:
     #: the language task through which the run's own backend already plays the role (its decision
     #: *is* that model call: ``--backend openai-compat-v1`` puts it on the model, no ``--role``); None: none
     backend_task: str | None = None
+    #: how tough each member is, measured on its own run (a number read from metrics.json; higher is
+    #: tougher on the paper's claims); the robustness tables order the family by it.  None: listing order
+    toughness: Callable[[Mapping[str, Any]], Any] | None = attrs.field(default=None, eq=False)
+    #: what :attr:`toughness` measures, in words
+    toughness_text: str = ""
 
     @family.validator
     def _check_family(self, _attr, value):
@@ -121,6 +126,9 @@ class Claim:
     paper: str
     value: Callable[[Mapping[str, Any]], Any] = attrs.field(eq=False)
     holds: Callable[[float], bool] = attrs.field(default=lambda v: v > 0, eq=False)
+    #: the 95% interval of the quantity, ``[low, high]``, read from metrics.json; None (the
+    #: callable, or its answer): no interval, and the robustness tables cannot say the claim holds
+    interval: Callable[[Mapping[str, Any]], Any] | None = attrs.field(default=None, eq=False)
 
 
 def _study_module(system: str):

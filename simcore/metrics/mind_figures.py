@@ -15,6 +15,12 @@ metrics).  A resample in which a metric is undefined (no debated item for DHR, n
 high-w pair, no group with a Jain index) is left out of that metric's percentiles; when
 more than 2.5% of the resamples are left out the interval is ``None`` (too few groups).
 
+**Paired intervals** (``ci95_minus_base``, :func:`paired_ci95`): the 95% interval of a
+variant's Table 1 metric minus Base's on the same groups, from a paired percentile bootstrap
+over groups (``scipy.stats.bootstrap``; generator ``generator(seed, "mind", "ci95-paired")``);
+the robustness tables read them (a claim holds under a stand-in only when its interval
+excludes zero).
+
 **Confusion** (``confusion``): counts of Phase-2a appraisals by true band (rows) and
 guessed band (columns), bands as in ``W_BANDS`` (1-3, 4-6, 7-8, 9-10); the guess is the
 willingness the voter's decision used, as in the ToM metrics.
@@ -22,9 +28,11 @@ willingness the voter's decision used, as in the ToM metrics.
 
 from __future__ import annotations
 
+import warnings
 from typing import Mapping, Sequence
 
 import numpy as np
+from scipy import stats
 
 from simcore.metrics.mind import W_BANDS, outcome_metrics
 
@@ -101,3 +109,39 @@ def confusion(pairs: Sequence[tuple[int, int]]) -> dict:
     for t, p in pairs:
         counts[band_of(t)][band_of(p)] += 1
     return {"bands": [b for b, _, _ in W_BANDS], "counts": counts}
+
+
+#: the Table 1 metrics whose paired differences (variant minus Base) get an interval
+PAIRED = ("F", "DHR", "DR", "high_w_hit", "S_total")
+
+
+def _pooled_difference(num_a, den_a, num_b, den_b, axis=-1):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return num_a.sum(axis=axis) / den_a.sum(axis=axis) - num_b.sum(axis=axis) / den_b.sum(axis=axis)
+
+
+def paired_ci95(groups_a: Sequence[Mapping], groups_b: Sequence[Mapping], rng: np.random.Generator, *,
+                high_w: int = 8, resamples: int = BOOTSTRAP) -> dict[str, list | None]:
+    """``{metric: [low, high] or None}``: the 95% interval of variant A minus variant B on the
+    same groups, each metric pooled as :func:`bootstrap_ci95` pools it; a paired percentile
+    bootstrap over groups (``scipy.stats.bootstrap``, ``paired=True``: a resample keeps each
+    group's two plans together).  None: the metric is undefined in some resample (no debated
+    item, no high-w pair in any group drawn), or there are fewer than two groups."""
+    if len(groups_a) != len(groups_b) or len(groups_a) < 2:
+        return {key: None for key in PAIRED}
+    parts_a = [_group_parts(g, high_w) for g in groups_a]
+    parts_b = [_group_parts(g, high_w) for g in groups_b]
+    out: dict[str, list | None] = {}
+    for key in PAIRED:
+        cols = [np.array([p[key][i] for p in parts], dtype=float) for parts in (parts_a, parts_b) for i in (0, 1)]
+        if min(c.sum() for c in (cols[1], cols[3])) == 0:
+            out[key] = None
+            continue
+        with warnings.catch_warnings():  # a constant difference (a few groups) is a degenerate interval, not news
+            warnings.simplefilter("ignore", stats.DegenerateDataWarning)
+            got = stats.bootstrap(cols, _pooled_difference, paired=True, vectorized=True, n_resamples=resamples,
+                                  method="percentile", random_state=rng)
+        lo, hi = got.confidence_interval
+        out[key] = None if not (np.isfinite(lo) and np.isfinite(hi)) else [round(float(lo), 6),
+                                                                          round(float(hi), 6)]
+    return out

@@ -5,13 +5,20 @@ symmetric: it sees only what E17 gives the paper's judge -- the version label (w
 ignores), the final constraints and the conversation -- and computes every criterion
 with one test applied identically to both plans.  Importance is only what a member's
 words state (the tone level its Phase-1 line reads as; none for a variant that speaks
-without tone), never its hidden alpha.  :func:`evidence` (``judge="v1"``, the judge
-before issue 16) also reads each member's value and alpha.
+without tone), never its hidden alpha.  :func:`evidence` (``judge="v1"`` or ``"v2"``) also
+reads each member's value and alpha; v2 also knows the reasons B3-B4 give Base (compromise:
+an AGREE to a value not one's own; support: as in the blind table), which v1 marks false.
+
+A criterion on which a plan has nothing checkable (the blind evidence is None: no stated
+stake for Rationality or Alignment, no checkable reason for Reason-Value Validity or Opinion
+Change, no words for Fluency) is :data:`NOT_COMPARABLE` for the group: neither plan wins it,
+no coin is drawn, :func:`win_rates` counts it apart, and the overall winner is the side that
+won more of the comparable criteria.
 
 | criterion (E16) | blind evidence for one plan | restates |
 |---|---|---|
-| Negotiation Rationality | among the items settled by debate, the share whose final value is the Phase-1 value of a member whose Phase-1 words stated the highest stake on the item (every member, when none stated one) | Table 1's DHR, with stated stake for the hidden w |
-| Preference Alignment | member-items whose Phase-1 value is the final value, weighted by the stake the Phase-1 words stated (1 when none) | Table 1's F / S_total, with stated stake for the hidden w |
+| Negotiation Rationality | among the items settled by debate, the share whose final value is the Phase-1 value of a member whose Phase-1 words stated the highest stake on the item (items where no one stated a stake are left out; none left: not comparable) | Table 1's DHR, with stated stake for the hidden w |
+| Preference Alignment | member-items whose Phase-1 value is the final value, weighted by the stake the Phase-1 words stated (1 when none; no stake stated at all: not comparable) | Table 1's F / S_total, with stated stake for the hidden w |
 | Reason-Value Validity | share of votes and proposer turns that quote the value they act on and whose reason is consistent with the conversation (table below) | - |
 | Opinion Change Justification | as in the v1 judge (below), with the blind reason test | - |
 | Fluency & Naturalness | MATTR of the messages: with the mock this measures the variety of the templates a variant is worded with, not anything a policy decides | - |
@@ -96,7 +103,10 @@ CRITERION_NOTES = {
 }
 CHANGE_REASONS = ("urgency", "majority", "signal", "balance", "indifferent", "compromise")
 HOLD_REASONS = ("defend", "preference", "balance", "support")
-JUDGES = ("blind", "v1")
+JUDGES = ("blind", "v1", "v2")
+#: a criterion on which a plan has nothing checkable in a group: neither plan wins it (E16's A or B
+#: is asked only of what both plans give the judge something to check); counted apart in the tables
+NOT_COMPARABLE = "not comparable"
 #: which criteria decide the overall winner (E16: "For each of the 5 criteria, decide who wins (A or B),
 #: then give the final overall winner" -- how the five add up is the judge's own)
 OVERALL = {"all": CRITERIA, "no-fluency": CRITERIA[:4], "outcome": ("rationality", "alignment"),
@@ -117,8 +127,14 @@ def _between(item_key: str, value: str, answered: str, positions: Sequence[str])
 
 
 def reason_true(reason: str, *, w: int, own: str, value: str, answered: str, positions: Sequence[str],
-                others_w: Sequence[int], proposer: bool, dissent: int, voters: int, item: str) -> bool:
-    """Whether a stated reason is true of the speaker and its move (table in the module doc)."""
+                others_w: Sequence[int], proposer: bool, dissent: int, voters: int, item: str,
+                agree: bool = False, top_revised: int = 0, judge: str = "v1") -> bool:
+    """Whether a stated reason is true of the speaker and its move (table in the module doc);
+    ``judge="v2"`` also knows the reasons B3-B4 give Base (compromise, support)."""
+    if judge == "v2" and reason == "compromise":
+        return agree and not proposer and value == answered and value != own
+    if judge == "v2" and reason == "support":
+        return proposer and value == answered and voters - dissent > top_revised
     if reason == "preference":
         return value == own
     if reason == "defend":
@@ -144,7 +160,7 @@ def _said(text: str) -> tuple[str | None, str]:
     return u.value, u.reason
 
 
-def judged_turns(events: Sequence[Event]) -> list[dict]:
+def judged_turns(events: Sequence[Event], judge: str = "v1") -> list[dict]:
     """Every vote and proposer update with what the judge decides about it: ``valid``
     (quotes its value, reason true) and, for moves, ``move`` ('change'/'hold') and
     ``fits`` (reason of the kind the move needs, and true)."""
@@ -168,11 +184,13 @@ def judged_turns(events: Sequence[Event]) -> list[dict]:
             key = (e.speaker, e.item)
             w, mine, answered = alpha.get(key, 0), own.get(key), current[e.item]
             voters = [m for m in members if m != proposer_of[e.item]]
+            agree = False
             if e.phase == "2-vote":
                 agree = e.intent["vote"] == "AGREE"
                 value = answered if agree else e.intent["revised_value"]
                 others = [alpha.get((proposer_of[e.item], e.item), 0)]
-                ctx = dict(positions=[mine], others_w=others, proposer=False, dissent=0, voters=len(voters))
+                ctx = dict(positions=[mine], others_w=others, proposer=False, dissent=0, voters=len(voters),
+                           top_revised=0)
                 move = None
                 if e.round > 1:
                     gives = agree and answered not in (mine, last_offer.get(key))
@@ -183,13 +201,15 @@ def judged_turns(events: Sequence[Event]) -> list[dict]:
             else:
                 value = e.intent["value"]
                 dissenters = [(s, rv) for s, v, rv in votes.get((e.item, e.round), []) if v == "DISAGREE"]
-                ctx = dict(positions=[rv for _, rv in dissenters], others_w=[alpha.get((s, e.item), 0)
-                                                                              for s, _ in dissenters],
-                           proposer=True, dissent=len(dissenters), voters=len(voters))
+                revised = [rv for _, rv in dissenters]
+                ctx = dict(positions=revised, others_w=[alpha.get((s, e.item), 0) for s, _ in dissenters],
+                           proposer=True, dissent=len(dissenters), voters=len(voters),
+                           top_revised=max((revised.count(v) for v in revised), default=0))
                 move = "change" if value != answered else "hold"
                 current[e.item] = value
             said_value, reason = _said(e.text or "")
-            true = reason_true(reason, w=w, own=mine, value=value, answered=answered, item=e.item, **ctx)
+            true = reason_true(reason, w=w, own=mine, value=value, answered=answered, item=e.item, agree=agree,
+                               judge=judge, **ctx)
             valid = said_value == value and true
             fits = None if move is None else (reason in (CHANGE_REASONS if move == "change" else HOLD_REASONS)
                                              and valid)
@@ -223,13 +243,14 @@ def mattr(texts: Sequence[str], window: int = MATTR_WINDOW) -> float:
     return total / (window * (starts + 1))
 
 
-def evidence(items: Sequence[Mapping], events: Sequence[Event]) -> dict:
+def evidence(items: Sequence[Mapping], events: Sequence[Event], judge: str = "v1") -> dict:
+    """The five criteria of one plan for the informed judge (``judge``: "v1" or "v2", module doc)."""
     debated = [it for it in items if it["consensus"]]
     top_hits = sum(any(v == it["final"] and w == max(it["ws"]) for v, w in zip(it["values"], it["ws"]))
                    for it in debated)
     s_total = sum(w * (v == it["final"]) for it in items for v, w in zip(it["values"], it["ws"]))
     texts = [e.text for e in events if e.text]
-    turns = judged_turns(events)
+    turns = judged_turns(events, judge)
     moves = [t for t in turns if t["move"] is not None]
     return {
         "rationality": top_hits / len(debated) if debated else 0.0,
@@ -262,43 +283,55 @@ def compare(a: Mapping[str, float], b: Mapping[str, float], rng: np.random.Gener
     return settle(letters(a, b), rng, key_a, key_b, overall)
 
 
-def letters(a: Mapping[str, float], b: Mapping[str, float]) -> dict:
-    """Per criterion the plan with the higher evidence, ``'A'`` or ``'B'``; None when equal."""
-    return {c: None if a[c] == b[c] else ("A" if a[c] > b[c] else "B") for c in CRITERIA}
+def letters(a: Mapping[str, float | None], b: Mapping[str, float | None]) -> dict:
+    """Per criterion the plan with the higher evidence, ``'A'`` or ``'B'``; None when equal;
+    :data:`NOT_COMPARABLE` when either plan's evidence is None (nothing checkable)."""
+    out: dict = {}
+    for c in CRITERIA:
+        if a[c] is None or b[c] is None:
+            out[c] = NOT_COMPARABLE
+        else:
+            out[c] = None if a[c] == b[c] else ("A" if a[c] > b[c] else "B")
+    return out
 
 
 def settle(verdict: Mapping[str, str | None], rng: np.random.Generator, key_a: str = "", key_b: str = "",
            overall: str = "all", stated_overall: str | None = None) -> dict:
     """A verdict whose criteria may be equal (None) made into E16's A-or-B verdict
     (:func:`compare`'s fields): each equal criterion by the fair coin, in :data:`CRITERIA`
-    order; the overall winner is ``stated_overall`` when a judge named one ('A'/'B': the
-    model in the ``mind.judge`` role, E16 "then give the final overall winner"), else the
-    majority of the :data:`OVERALL` criteria (an even split by the coin).  The coin's draws
-    are :func:`compare`'s, in the same order, so the stand-in's evidence and the same
-    verdict given as letters are settled alike."""
+    order; a :data:`NOT_COMPARABLE` criterion stays so (no winner, no coin; listed in
+    ``not_comparable``).  The overall winner is ``stated_overall`` when a judge named one
+    ('A'/'B': the model in the ``mind.judge`` role, E16 "then give the final overall winner"),
+    else the side that won more of the comparable :data:`OVERALL` criteria (an even split,
+    none comparable included, by the coin).  The coin's draws are :func:`compare`'s, in the
+    same order, so the stand-in's evidence and the same verdict given as letters are settled alike."""
     out: dict = {}
     coin: list[str] = []
+    apart: list[str] = []
     for c in CRITERIA:
-        if verdict[c] is not None:
+        if verdict[c] == NOT_COMPARABLE:
+            out[c] = NOT_COMPARABLE
+            apart.append(c)
+        elif verdict[c] is not None:
             out[c] = verdict[c]
         else:
             out[c] = _coin(rng, key_a, key_b)
             coin.append(c)
+
+    def majority(deciding) -> str:
+        a_wins = sum(out[c] == "A" for c in deciding)
+        b_wins = sum(out[c] == "B" for c in deciding)
+        return ("A" if a_wins > b_wins else "B") if a_wins != b_wins else _coin(rng, key_a, key_b)
+
     deciding = OVERALL[overall]
-    a_wins = sum(out[c] == "A" for c in deciding)
-    if stated_overall is not None:
-        out["overall"] = stated_overall
-    else:
-        out["overall"] = ("A" if 2 * a_wins > len(deciding) else "B") if 2 * a_wins != len(deciding) \
-            else _coin(rng, key_a, key_b)
+    out["overall"] = stated_overall if stated_overall is not None else majority(deciding)
     out["tie_break"] = coin
-    strict_a = sum(out[c] == "A" and c not in coin for c in deciding)
-    strict_b = sum(out[c] == "B" and c not in coin for c in deciding)
-    out["overall_tie_break"] = stated_overall is None and max(strict_a, strict_b) * 2 <= len(deciding)
-    four = [c for c in CRITERIA if c != "fluency"]
-    a4 = sum(out[c] == "A" for c in four)
-    out["overall_no_fluency"] = ("A" if 2 * a4 > len(four) else "B") if 2 * a4 != len(four) \
-        else _coin(rng, key_a, key_b)
+    out["not_comparable"] = apart
+    counted = [c for c in deciding if c not in apart]
+    strict_a = sum(out[c] == "A" and c not in coin for c in counted)
+    strict_b = sum(out[c] == "B" and c not in coin for c in counted)
+    out["overall_tie_break"] = stated_overall is None and max(strict_a, strict_b) * 2 <= len(counted)
+    out["overall_no_fluency"] = majority([c for c in CRITERIA if c != "fluency"])
     return out
 
 
@@ -309,23 +342,25 @@ def conversation_key(events: Sequence[Event]) -> str:
 
 
 def win_rates(verdicts: Sequence[Mapping]) -> dict:
-    """Shares of A wins and B wins per criterion (A = the first plan), and the share of
-    verdicts the coin decided."""
+    """Shares of A wins and B wins per criterion (A = the first plan), the share of verdicts
+    the coin decided and the share where the criterion was not comparable (counted apart:
+    win + loss + not_comparable = 1)."""
     out: dict = {}
     n = len(verdicts)
     for c in CRITERIA + ("overall", "overall_no_fluency"):
         if n == 0:
-            out[c] = {"win": None, "loss": None, "tie_break": None}
+            out[c] = {"win": None, "loss": None, "tie_break": None, "not_comparable": None}
             continue
         have = [v for v in verdicts if c in v]
         if not have:
-            out[c] = {"win": None, "loss": None, "tie_break": None}
+            out[c] = {"win": None, "loss": None, "tie_break": None, "not_comparable": None}
             continue
         coin = [v.get("overall_tie_break", False) if c == "overall" else
                 (None if c == "overall_no_fluency" else c in v.get("tie_break", ())) for v in have]
         out[c] = {"win": sum(v[c] == "A" for v in have) / len(have),
                   "loss": sum(v[c] == "B" for v in have) / len(have),
-                  "tie_break": None if c == "overall_no_fluency" else sum(coin) / len(have)}
+                  "tie_break": None if c == "overall_no_fluency" else sum(coin) / len(have),
+                  "not_comparable": sum(v[c] == NOT_COMPARABLE for v in have) / len(have)}
     out["n"] = n
     return out
 
@@ -369,6 +404,24 @@ def blind_reason_true(reason: str, *, value: str, answered: str, initial: str | 
     if reason == "support":
         return proposer and value == answered and voters - dissent > top_revised
     return False
+
+
+def blind_reason_checkable(reason: str, *, initial: str | None, stake: int | None,
+                           others: Sequence[int | None]) -> bool:
+    """Whether the conversation gives the blind reason test something to check: a reason about
+    a stake (defend, urgency, signal, indifferent) needs the stakes it compares stated, one about
+    the speaker's Phase-1 value (preference, defend, compromise) needs that value read."""
+    if reason in ("preference", "compromise") and initial is None:
+        return False
+    if reason == "defend":
+        return initial is not None and stake is not None
+    if reason == "urgency":
+        return stake is not None and any(o is not None for o in others)
+    if reason == "signal":
+        return any(o is not None for o in others)
+    if reason == "indifferent":
+        return stake is not None
+    return True
 
 
 def blind_turns(events: Sequence[Event]) -> tuple[list[dict], dict]:
@@ -437,34 +490,42 @@ def blind_turns(events: Sequence[Event]) -> tuple[list[dict], dict]:
             true = blind_reason_true(reason, value=value, answered=answered, initial=initial.get(key),
                                      stake=latest.get(key), agree=agree, item=e.item, **ctx)
             valid = said_value == value and true
+            # a misquoted value is checkable whatever the reason; else the reason must have something to check
+            checkable = said_value != value or blind_reason_checkable(
+                reason, initial=initial.get(key), stake=latest.get(key), others=ctx["others"])
             fits = None if move is None else (reason in (CHANGE_REASONS if move == "change" else HOLD_REASONS)
                                              and valid)
             out.append({"speaker": e.speaker, "item": e.item, "round": e.round, "phase": e.phase,
-                        "reason": reason, "valid": valid, "move": move, "fits": fits})
+                        "reason": reason, "valid": valid, "move": move, "fits": fits, "checkable": checkable})
     return out, items
 
 
 def blind_evidence(events: Sequence[Event]) -> dict:
-    """The five criteria of one plan from its conversation alone (module doc)."""
+    """The five criteria of one plan from its conversation alone (module doc); a criterion on
+    which the plan has nothing checkable is None (the judge calls it :data:`NOT_COMPARABLE`):
+    rationality when no item settled by debate has a stated stake, alignment when no member-item
+    has one, reason validity when no turn's reason can be checked, change justification when
+    no move's can, fluency when there are no words."""
     turns, items = blind_turns(events)
-    debated = [it for it in items.values() if it["debated"]]
+    debated = [it for it in items.values() if it["debated"] and any(s is not None for s in it["stake"])]
     hits = 0
     for it in debated:
-        stated = [s for s in it["stake"] if s is not None]
-        top = max(stated) if stated else None
-        hits += any(v == it["final"] and (top is None or s == top) for v, s in zip(it["initial"], it["stake"]))
+        top = max(s for s in it["stake"] if s is not None)
+        hits += any(v == it["final"] and s == top for v, s in zip(it["initial"], it["stake"]))
     num = den = 0.0
     for it in items.values():
         for v, s in zip(it["initial"], it["stake"]):
             weight = 1.0 if s is None else float(s)
             den += weight
             num += weight * (v == it["final"])
-    moves = [t for t in turns if t["move"] is not None]
+    stated = any(s is not None for it in items.values() for s in it["stake"])
+    checked = [t for t in turns if t["checkable"]]
+    moves = [t for t in checked if t["move"] is not None]
     texts = [e.text for e in events if e.text]
     return {
-        "rationality": hits / len(debated) if debated else 0.0,
-        "alignment": num / den if den else 0.0,
-        "reason_validity": sum(t["valid"] for t in turns) / len(turns) if turns else 0.0,
-        "change_justification": sum(t["fits"] for t in moves) / len(moves) if moves else 1.0,
-        "fluency": mattr(texts),
+        "rationality": hits / len(debated) if debated else None,
+        "alignment": num / den if stated and den else None,
+        "reason_validity": sum(t["valid"] for t in checked) / len(checked) if checked else None,
+        "change_justification": sum(t["fits"] for t in moves) / len(moves) if moves else None,
+        "fluency": mattr(texts) if texts else None,
     }

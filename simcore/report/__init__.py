@@ -18,6 +18,7 @@ from simcore.errors import InputError
 from simcore.files import write_atomic
 from simcore.report import checked, load, page, sweep as sweep_mod
 from simcore.report.steps import Sampler, anchor, match, pick_one, render_steps
+from simcore.robustness import cell, verdict
 from simcore.systems import STUDIES, part
 
 SAMPLE = 8
@@ -115,19 +116,20 @@ def robustness_body(data: dict) -> str:
     """One table per role: each claim under each stand-in, its range and where its direction holds."""
     out = []
     for role_id, role in data["roles"].items():
-        names = [m["name"] for m in role["members"]]
+        names = role.get("order") or [m["name"] for m in role["members"]]
         rows = []
         for claim in role["claims"].values():
-            vals = claim["values"]
-            rows.append([claim.get("text", ""), claim.get("paper", ""),
-                         *(vals.get(n) for n in names),
-                         f"{claim.get('holds', '?')} of {claim.get('n', '?')}"])
+            rows.append([claim.get("text", ""), claim.get("paper", ""), *(cell(claim, n) for n in names),
+                         verdict(claim) if "holds" in claim and "n" in claim else "?"])
         members = "".join(f"<li><b>{page.esc(m['name'])}</b>"
                           f"{' (default)' if m['name'] == role.get('default') else ''}: "
                           f"{page.esc(m.get('description', ''))}</li>" for m in role["members"])
         out.append(page.note(f"{role_id}: played in the paper by {role.get('llm', '?')} "
                              f"({role.get('passage', '')}). Each column is the same study and seed with only "
-                             f"this role's stand-in changed.")
+                             f"this role's stand-in changed; each value [its 95% interval]; a claim holds "
+                             f"under a stand-in only when its interval excludes no difference"
+                             + (f"; members from tougher to softer by {role['toughness_text']}"
+                                if role.get("toughness_text") else "") + ".")
                    + page.table(["claim", "paper", *names, "direction holds under"], rows)
                    + f'<ul class="sample">{members}</ul>')
     return "".join(out)

@@ -155,18 +155,19 @@ def _judge_table(j: dict, rows: list[str], a: str, b: str) -> str:
     evidence was equal (the coin decided them; they are inside the wins), and the mean
     evidence per side the judge compared (``judge.evidence``)."""
     ev = j.get("evidence") or {}
-    cols = ["criterion", f"{a} wins", f"{b} wins", "decided by coin"]
+    cols = ["criterion", f"{a} wins", f"{b} wins", "decided by coin", "not comparable"]
     has_ev = any(isinstance(ev.get(side), dict) for side in (a, b))
     if has_ev:
         cols += [f"{a} mean evidence", f"{b} mean evidence"]
     body = []
     for c in rows:
         row = [_words(c), num(j[c].get("win"), percent=True), num(j[c].get("loss"), percent=True),
-               num(j[c].get("tie_break"), percent=True)]
+               num(j[c].get("tie_break"), percent=True), num(j[c].get("not_comparable"), percent=True)]
         if has_ev:
             row += [num((ev.get(a) or {}).get(c), 3), num((ev.get(b) or {}).get(c), 3)]
         body.append(row)
-    return table(cols, body, caption="Judge verdicts per criterion; the coin-decided groups are counted in the wins")
+    return table(cols, body, caption="Judge verdicts per criterion; the coin-decided groups are counted in the wins, the "
+                                   "not-comparable ones (a plan had nothing the criterion can check) apart")
 
 
 def fig_judge(m: dict) -> str:

@@ -57,11 +57,12 @@ def test_the_models_verdicts_beside_the_stand_ins():
 #: asks, calls, first_try, repaired, fallbacks, backend_errors, as recorded
 RECORDED = (3, 3, 3, 0, 0, 0)
 #: the model's three verdicts are one and the same -- the prompt's example answer, copied
-#: (B, A, B, B, A, overall B) -- so MIND (Plan A) wins Preference Alignment and Fluency only
-MODEL_WINS = {"rationality": 0.0, "alignment": 1.0, "reason_validity": 0.0, "change_justification": 0.0,
+#: (B, A, B, B, A, overall B) -- so MIND (Plan A) wins Fluency only (Base states no stake, so the
+#: model's letters on Rationality and Preference Alignment are counted apart, not comparable)
+MODEL_WINS = {"rationality": 0.0, "alignment": 0.0, "reason_validity": 0.0, "change_justification": 0.0,
               "fluency": 1.0, "overall": 0.0}
 #: the blind stand-in on the same conversations
-STAND_IN_WINS = {"rationality": 1 / 3, "alignment": 1.0, "reason_validity": 1 / 3, "change_justification": 1 / 3,
+STAND_IN_WINS = {"rationality": 0.0, "alignment": 0.0, "reason_validity": 0.0, "change_justification": 2 / 3,
                  "fluency": 1.0, "overall": 2 / 3}
 
 

@@ -58,8 +58,11 @@ def test_robustness_runs_one_study_per_member_and_counts_where_the_claim_holds(d
     data = json.loads((tmp_path / "r" / "robustness.json").read_text())
     row = data["roles"]["dominance.test"]["claims"]["booked"]
     assert list(row["values"]) == ["g0", "g1", "g2", "g3"]
-    assert row["n"] == 4 and row["holds"] == sum(v > 0 for v in row["values"].values())
-    assert "direction holds under" in out and (tmp_path / "r" / "robustness-dominance-test.csv").exists()
+    # on three dialogues garble does not move the mean turns: the family does not affect the claim
+    assert len(set(row["values"].values())) == 1
+    assert not row["affects"] and row["n"] == 0 and row["holds"] == 0 and "does not affect" in out
+    assert row["status"] == dict.fromkeys(row["values"], "no interval")  # the test claim has no interval
+    assert "holds under" in out and (tmp_path / "r" / "robustness-dominance-test.csv").exists()
     # each member is the plain run with that member's overrides
     code, _, err = simcore(capsys, "run", "dominance", "--dialogues", "3", "--agent", "peer", "--user", "peer",
                            "--garble", "0.2", "--out", str(tmp_path / "plain"), "--no-progress")

@@ -59,7 +59,9 @@ def _roles():
         family=tuple(StandIn(label[pid], {"base_partner": pid}, f"{pid}: {_shape(PARTNER_KWARGS[BASE_PARTNERS[pid]])}",
                              PARTNER_EVIDENCE[BASE_PARTNERS[pid]])
                      for pid in order),
-        default=label[DEFAULT_BASE_PARTNER], task="astra.partner"),
+        default=label[DEFAULT_BASE_PARTNER], task="astra.partner",
+        toughness=lambda m: _pair(m, "astra").get("partner_score_all"),
+        toughness_text="the partner's mean points against ASTRA (all episodes)"),
         Role(
             id="astra.tactic", system=SYSTEM, llm="GPT-4o (2024-08-06), majority of five samples",
             passage="2.3 'The agent selects the best-fit tactic, ranks offers, and repeats this process five times "

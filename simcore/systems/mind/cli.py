@@ -35,7 +35,8 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
               help="Study names (the current versions), any registered id (mind-v1, base-v2, tone-only-v2, ...), "
                    "or your own policy as package.module:Class (docs/users/api.md).")
 @click.option("--judge", type=click.Choice(JUDGES), default="blind", show_default=True,
-              help="Table 4's judge: blind (E17's inputs only, one test for both plans) or v1 (reads alphas).")
+              help="Table 4's judge: blind (E17's inputs only, one test for both plans), v1 (reads alphas) or v2 "
+                   "(reads alphas and knows Base's B3-B4 reasons: compromise, support).")
 @click.option("--seeds", type=click.IntRange(1, 1000), default=1, show_default=True,
               help="Independent replicates (new groups each).")
 @click.option("--tone-noise", type=FloatRange(0.0, 1.0), default=None,

@@ -6,6 +6,8 @@ passage they reproduce."""
 
 from __future__ import annotations
 
+from scipy import stats
+
 from simcore.roles import Claim, Evidence, Role, StandIn
 from simcore.systems.mind.registry import BASE_AGREE_MAX_W
 
@@ -23,6 +25,29 @@ def _res(m, variant, key):
 
 def _sub(a, b):
     return None if a is None or b is None else a - b
+
+
+def _paired(m, key, flip=False):
+    """MIND minus Base's 95% interval on ``key`` (``results.mind.ci95_minus_base``); Base minus
+    MIND with ``flip``."""
+    span = (_res(m, "mind", "ci95_minus_base") or {}).get(key)
+    if span is None:
+        return None
+    return [-span[1], -span[0]] if flip else list(span)
+
+
+def _judge_interval(m):
+    """The judge's MIND win share minus 1/2 with its 95% Clopper-Pearson interval (scipy.stats)."""
+    j = m.get("judge") or {}
+    win, n = (j.get("overall") or {}).get("win"), j.get("n")
+    if win is None or not n:
+        return None
+    ci = stats.binomtest(round(win * n), n).proportion_ci(0.95)
+    return [float(ci.low) - 0.5, float(ci.high) - 0.5]
+
+
+def _one_minus(value):
+    return None if value is None else 1.0 - value
 
 
 def _roles():
@@ -48,7 +73,9 @@ def _roles():
             ("fitted", BASE_AGREE_MAX_W, "nearest Base's own Table 1 DR"),
             ("v2-choice", 5, "base-v2's choice: the lower half of the 1-10 scale"),
             ("soft", 7, "agrees below its own value up to w 7"))),
-        default="fitted", task="mind.base")
+        default="fitted", task="mind.base",
+        toughness=lambda m: _one_minus(_res(m, "base", "DR")),
+        toughness_text="1 - Base's DR (the share of items a Base that agrees less leaves to the fallback)")
     judge = Role(
         id="mind.judge", system="mind", llm="gpt-4.1 (2025-04-14), Tables E16-E17",
         passage="§4.1 'We utilize gpt-4.1-2025-04-14 to evaluate the linguistic and strategic quality of dialogs'; "
@@ -74,10 +101,13 @@ def _roles():
             StandIn("blind-process", {"judge": "blind", "judge_overall": "process"},
                     "blind, overall of Reason-Value Validity, Opinion Change and Fluency",
                     "E16 'Evaluate based on the QUALITY of the negotiation process'"),
-            StandIn("informed", {"judge": "v1", "judge_overall": "all"}, "the v1 judge: reads each member's alpha",
+            StandIn("informed", {"judge": "v2", "judge_overall": "all"},
+                    "the v2 judge: reads each member's alpha and knows every reason B3-B4 give Base",
                     "a judge told the alphas E16's criteria 1-2 ask about (E17 does not give them)"),
         ),
-        default="blind", task="mind.judge")
+        default="blind", task="mind.judge",
+        toughness=lambda m: _one_minus(((m.get("judge") or {}).get("overall") or {}).get("win")),
+        toughness_text="1 - the judge's overall MIND win share")
     reader = Role(
         id="mind.reader", system="mind", llm="gpt-4.1-mini, Table B7 (Phase 2a appraisal) and the tone it reads",
         passage="B7 'GUESSED_OPPONENT_ALPHA (1-10): Based on linguistic intensity'; B5-B6 the tone it is read from",
@@ -93,7 +123,9 @@ def _roles():
             ("acc1", READER_FITS["acc1"], "fitted to Table 3's Acc(+-1) 67.7%"),
             ("pearson", READER_FITS["pearson"], "fitted to Table 3's r 0.69"),
             ("mae", READER_FITS["MAE"], "fitted to Table 3's MAE 1.27"))),
-        default="acc2", backend_task="travel.read-v1")
+        default="acc2", backend_task="travel.read-v1",
+        toughness=lambda m: _one_minus(((m.get("tom") or {}).get("mind") or {}).get("acc2")),
+        toughness_text="1 - the reader's Acc(+-2) on MIND's appraisals")
     return (base, judge, reader)
 
 
@@ -105,16 +137,19 @@ def _claims():
 
     return (
         Claim("dhr", "MIND's Debate Hit-Rate is above Base's", "34.65% vs 26.51% (Table 1)",
-              lambda m: _sub(_res(m, "mind", "DHR"), _res(m, "base", "DHR"))),
+              lambda m: _sub(_res(m, "mind", "DHR"), _res(m, "base", "DHR")), interval=lambda m: _paired(m, "DHR")),
         Claim("dr", "MIND's Debate Ratio is above Base's", "93.18% vs 82.71% (Table 1)",
-              lambda m: _sub(_res(m, "mind", "DR"), _res(m, "base", "DR"))),
+              lambda m: _sub(_res(m, "mind", "DR"), _res(m, "base", "DR")), interval=lambda m: _paired(m, "DR")),
         Claim("s_total", "MIND's Total Satisfaction is above Base's", "19.96 vs 18.03 (Table 1)",
-              lambda m: _sub(_res(m, "mind", "S_total"), _res(m, "base", "S_total"))),
+              lambda m: _sub(_res(m, "mind", "S_total"), _res(m, "base", "S_total")),
+              interval=lambda m: _paired(m, "S_total")),
         Claim("high_w_hit", "MIND's High-w Hit is above Base's", "35.08%, +20.5 points (§4.2)",
-              lambda m: _sub(_res(m, "mind", "high_w_hit"), _res(m, "base", "high_w_hit"))),
+              lambda m: _sub(_res(m, "mind", "high_w_hit"), _res(m, "base", "high_w_hit")),
+              interval=lambda m: _paired(m, "high_w_hit")),
         Claim("fidelity", "MIND's Total Fidelity is below Base's", "23.87% vs 25.80% (Table 1)",
-              lambda m: _sub(_res(m, "base", "F"), _res(m, "mind", "F"))),
-        Claim("judge", "the judge prefers MIND overall (win share above 1/2)", "68.3% (Table 4)", judge_win),
+              lambda m: _sub(_res(m, "base", "F"), _res(m, "mind", "F")), interval=lambda m: _paired(m, "F", True)),
+        Claim("judge", "the judge prefers MIND overall (win share above 1/2)", "68.3% (Table 4)", judge_win,
+              interval=_judge_interval),
     )
 
 

@@ -11,7 +11,7 @@ PROTOCOL_ID = "travel-vote-v1"
 #: the study's variant names and the registry ids they stand for (the current versions)
 #: a group's seats: its members by index (groups have 2 to 8 members)
 SEAT_NAMES = tuple(f"m{i}" for i in range(8))
-VARIANTS = {"base": "base-v3", "mind": "mind-v2", "tone-only": "tone-only-v3",
+VARIANTS = {"base": "base-v3", "mind": "mind-v2", "tone-only": "tone-only-v4",
             "appraisal-only": "appraisal-only-v2"}
 
 #: every choice of MindPolicy with its value in the paper's reading (v2) ...
@@ -26,6 +26,7 @@ _MIND_V1 = {**_MIND_V2, "push_rule": "margin-strict", "accept_own_offer": True, 
             "plain_wording": "fixed"}
 #: tone-only-v2: a Warm voter without appraisal compromises (DISAGREE) like a Firm one;
 #: tone-only-v3 reads B5's Warm "Ready to accommodate" (AGREE).  The switch matters only without appraisal.
+#: tone-only-v4 (the study's) reads section 4.3's "Base + Tone Only": Base's decisions with MIND's tone.
 _TONE_V2 = {"warm_stance": "compromise"}
 #: base-v3's agree_max_w: of 0..7, the value whose Base DR on the default study (201 groups, seed 0) is
 #: nearest Base's own Table 1 DR, 82.71% (3: 87.8%; 2: 75.1%); Base's row is the role's own figure, so it
@@ -42,6 +43,11 @@ REGISTRY = [
     dict(kind="policy", id="tone-only-v3", entry_point="policies.mind:MindPolicy",
          kwargs={"name": "tone-only", "tone": True, "appraisal": False, **_MIND_V2},
          description="MIND ablation: tone without appraisal; a Warm voter accommodates (B5)", meta=_META),
+    dict(kind="policy", id="tone-only-v4", entry_point="policies.mad:MadPolicy",
+         kwargs={**_BASE_V2, "reasons": "b3", "agree_max_w": BASE_AGREE_MAX_W, "name": "tone-only", "tone": True},
+         description="MIND ablation 'Base + Tone Only' (section 4.3): Base's decisions (B1-B4, as base-v3) "
+                     "spoken with MIND's tone (B6 'ALPHA ROLE GUIDELINES (Use for Tone only)'); no appraisal",
+         meta=_META),
     dict(kind="policy", id="tone-only-v2", entry_point="policies.mind:MindPolicy",
          kwargs={"name": "tone-only", "tone": True, "appraisal": False, **_MIND_V2, **_TONE_V2},
          description="MIND ablation: tone without appraisal (v2 readings)", meta=_META),
@@ -80,7 +86,7 @@ REGISTRY = [
 
 #: every registered MIND-family policy id, runnable by id as a variant (``--variants mind-v1,base-v2``)
 POLICY_IDS = tuple(e["id"] for e in REGISTRY if e["kind"] == "policy")
-JUDGES = ("blind", "v1")
+JUDGES = ("blind", "v1", "v2")
 
 
 def describe_scenario(_sid: str) -> str:

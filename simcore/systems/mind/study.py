@@ -25,7 +25,7 @@ from simcore.argcheck import seat_ref
 from simcore import backends
 from simcore.errors import InputError
 from simcore.metrics.mind import outcome_metrics, tom_metrics
-from simcore.metrics.mind_figures import bootstrap_ci95, confusion
+from simcore.metrics.mind_figures import bootstrap_ci95, confusion, paired_ci95
 from simcore.metrics.mind_judge import CRITERIA, blind_evidence, compare, conversation_key, evidence, win_rates
 from simcore.readings import reading_totals
 from simcore.role_backends import check_roles, role_backend_label
@@ -80,7 +80,8 @@ class MindConfig:
     reasons: str | None = attrs.field(default=None, validator=attrs.validators.optional(
         attrs.validators.in_(("v2", "b3"))))
     proposer_keeps_at_w: int | None = None
-    #: the Table 4 judge: "blind" (E17's inputs only, one test for both plans) or "v1" (reads alphas)
+    #: the Table 4 judge: "blind" (E17's inputs only, one test for both plans), "v1" (reads alphas) or
+    #: "v2" (reads alphas and knows the reasons B3-B4 give Base: compromise, support)
     judge: str = attrs.field(default="blind", validator=attrs.validators.in_(JUDGES))
     #: the criteria whose majority is the judge's overall winner (simcore.metrics.mind_judge.OVERALL)
     judge_overall: str = attrs.field(default="all", validator=attrs.validators.in_(
@@ -188,9 +189,9 @@ class MindStudy:
                 events.extend(out.events)
         if pair is not None:
             a, b = pair
-            if config.judge == "v1":
-                ev_a = evidence(record["variants"][a], variant_events[a])
-                ev_b = evidence(record["variants"][b], variant_events[b])
+            if config.judge in ("v1", "v2"):
+                ev_a = evidence(record["variants"][a], variant_events[a], config.judge)
+                ev_b = evidence(record["variants"][b], variant_events[b], config.judge)
                 keys = ("", "")  # the v1 judge's positional coin
             else:
                 ev_a, ev_b = blind_evidence(variant_events[a]), blind_evidence(variant_events[b])
@@ -235,6 +236,12 @@ class MindStudy:
                               generator(config.seed, SYSTEM, "ci95"), high_w=config.high_w)
         for variant in config.variants:
             results[variant]["ci95"] = ci95[variant]
+        if "base" in config.variants:
+            for variant in config.variants:
+                if variant != "base":
+                    results[variant]["ci95_minus_base"] = paired_ci95(
+                        _Groups(outputs, variant), _Groups(outputs, "base"),
+                        generator(config.seed, SYSTEM, "ci95-paired", variant), high_w=config.high_w)
         verdicts = [o.record["judge"] for o in outputs if "judge" in o.record]
         pair = judge_pair(config) or ("mind", "base")
         metrics = {
@@ -243,9 +250,8 @@ class MindStudy:
             "results": results, "tom": tom,
             "judge": {"a": pair[0], "b": pair[1], "judge": config.judge, "overall_of": config.judge_overall,
                       **win_rates(verdicts),
-                      "evidence": {v: {c: sum(o.record["judge_evidence"][v][c] for o in outputs
-                                              if "judge_evidence" in o.record) / len(verdicts)
-                                       for c in CRITERIA}
+                      "evidence": {v: {c: _mean([o.record["judge_evidence"][v][c] for o in outputs
+                                                 if "judge_evidence" in o.record]) for c in CRITERIA}
                                    for v in pair},
                       **_judged_by(config, outputs)} if verdicts else {},
             "fallbacks": int(sum(o.fallbacks for o in outputs)),
@@ -254,6 +260,12 @@ class MindStudy:
         if config.seeds > 1:
             metrics["per_seed"] = per_seed
         return with_model_calls(Summary(SYSTEM, metrics, tables(metrics)), outputs)
+
+
+def _mean(values: Sequence[float | None]) -> float | None:
+    """The mean of the groups' evidence where the plan had something checkable (None: nowhere)."""
+    known = [v for v in values if v is not None]
+    return sum(known) / len(known) if known else None
 
 
 def _judged_by(config: MindConfig, outputs: Sequence[JobOutput]) -> dict:

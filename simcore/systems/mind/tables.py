@@ -58,6 +58,7 @@ def tables(m: dict) -> list[Table]:
         blind = j.get("judge", "v1") == "blind"
         rows = [(c + (f" ({CRITERION_NOTES[c]})" if blind and CRITERION_NOTES.get(c) else ""),
                  share_cell(j[c]["win"]), share_cell(j[c]["loss"]), share_cell(j[c]["tie_break"]),
+                 share_cell(j[c].get("not_comparable")),
                  number_cell(ev.get(a, {}).get(c), 3) if c in ev.get(a, {}) else "",
                  number_cell(ev.get(b, {}).get(c), 3) if c in ev.get(b, {}) else "")
                 for c in ("rationality", "alignment", "reason_validity", "change_justification", "fluency",
@@ -69,12 +70,15 @@ def tables(m: dict) -> list[Table]:
                      f"refused; {a} vs {b} ({j['n']} groups)")
         else:
             judge = ("blind judge: E17's inputs only (no alphas), one test for both plans" if blind
-                     else "v1 judge: reads each member's alpha")
+                     else f"{j.get('judge', 'v1')} judge: reads each member's alpha")
             title = (f"Table 4 analogue: rule-based {judge}, {a} vs {b} ({j['n']} groups; equal evidence settled "
                      "by a fair coin, as E16 asks for A or B)")
         out.append(Table("table4_judge", title,
-                         ("criterion", f"{a} wins", f"{b} wins", "decided by coin", f"{a} evidence",
-                          f"{b} evidence"), rows))
+                         ("criterion", f"{a} wins", f"{b} wins", "decided by coin", "not comparable",
+                          f"{a} evidence", f"{b} evidence"), rows,
+                         note="not comparable: a plan had nothing the criterion can check in the group (e.g. "
+                              "no stated stake for the stake-based tests); neither side wins it, and the overall "
+                              "winner is the side that won more of the comparable criteria"))
     out.append(Table("proposer_win_by_w", "Proposer win rate by proposer w",
                      ("variant", "w 1-3", "w 4-6", "w 7-8", "w 9-10"),
                      [(v,) + tuple(share_cell(r["win_rate_by_w"][b]) for b in ("1-3", "4-6", "7-8", "9-10"))

@@ -11,7 +11,7 @@ from scipy.stats import binomtest
 
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
-from simcore.metrics.mind_judge import CRITERIA, blind_evidence, blind_turns, compare, conversation_key
+from simcore.metrics.mind_judge import CRITERIA, NOT_COMPARABLE, blind_evidence, blind_turns, compare, conversation_key
 from simcore.systems.mind.match import play_group
 from simcore.registry import make
 from simcore.seeding import generator
@@ -35,7 +35,7 @@ def plans():
 
 
 def test_swapping_the_plans_swaps_every_verdict(plans):
-    flip = {"A": "B", "B": "A"}
+    flip = {"A": "B", "B": "A", NOT_COMPARABLE: NOT_COMPARABLE}
     for g, (a, b) in enumerate(plans):
         ea, eb, ka, kb = blind_evidence(a), blind_evidence(b), conversation_key(a), conversation_key(b)
         ab = compare(ea, eb, np.random.default_rng(g), ka, kb)

@@ -38,8 +38,10 @@ def test_with_the_mock_in_the_role_the_run_is_the_stand_ins_run_but_for_the_ties
     judge = rows.pop("mind.judge")
     assert judge["asks"] == 4 and judge["first_try"] == 4 and judge["fallbacks"] == 0
     assert rows == a["model_calls"]["by_task"]
-    assert 0 < a["judge"]["rationality"]["tie_break"] < 1  # the stand-in's coin had work to do
-    assert b["judge"]["rationality"]["tie_break"] == 0  # the model (here the mock) named every winner
+    assert 0 < a["judge"]["change_justification"]["tie_break"] < 1  # the stand-in's coin had work to do
+    assert b["judge"]["change_justification"]["tie_break"] == 0  # the model (here the mock) named every winner
+    # Base states no stake: rationality is not comparable whoever judges
+    assert a["judge"]["rationality"]["not_comparable"] == b["judge"]["rationality"]["not_comparable"] == 1
 
 
 
@@ -118,7 +120,8 @@ def test_the_models_verdict_is_taken_and_the_rest_of_the_run_is_unchanged():
     for p, s in zip(played, stand_in):
         assert p.record["variants"] == s.record["variants"]
         v = p.record["judge"]
-        assert all(v[c] == "A" for c in CRITERIA) and v["overall"] == "A"
+        assert all(v[c] == "A" for c in CRITERIA if c not in v["not_comparable"]) and v["overall"] == "A"
+        assert set(v["not_comparable"]) == {"rationality", "alignment"}  # Base states no stake
         assert v["tie_break"] == [] and v["overall_tie_break"] is False
     assert any(s.record["judge"][c] == "B" for s in stand_in for c in CRITERIA)  # (the stand-in differs)
 
