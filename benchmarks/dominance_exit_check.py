@@ -2,7 +2,7 @@
 
 Plays the same dialogues (seed 0, every relation pair) with the v1 policies (no such exit)
 and the v2 policies under one long turn limit, and counts the dialogues v1 books that v2
-does not, or books elsewhere.  Used for docs/dominance.md's exit rules::
+does not, or books elsewhere.  Used for docs/systems/dominance.md's exit rules::
 
     python benchmarks/dominance_exit_check.py restaurants-small-v1 300 200
     python benchmarks/dominance_exit_check.py restaurants-420-v1 100 200

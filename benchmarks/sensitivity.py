@@ -6,8 +6,8 @@ rate that reports its standard error under ``SE`` and its ``trials`` beside it g
 score interval, ``simcore.metrics.proportions.wilson95``) written by ``simcore run SYSTEM
 --grid KEY=V1,V2,...`` and prints, for every metric matching one of the patterns, a row
 per grid point (mean [95% interval]) -- only for the metrics where some point differs from
-the default by more than the 95% interval of the difference.  Used to build the "Sensitivity" sections of docs/dominance.md and
-docs/scorable.md::
+the default by more than the 95% interval of the difference.  Used to build the "Sensitivity" sections of docs/systems/dominance.md and
+docs/systems/scorable.md::
 
     python benchmarks/sensitivity.py OUT/sweep.json DEFAULT 'results\\..*\\.success_rate'
 """

@@ -6,7 +6,7 @@ wheel (llama.cpp's own HTTP server, no compiler needed), until interrupted.
 
 The model id the server reports (``GET /v1/models``) is ``--alias`` (default: the file name
 without ``.gguf``), so ``simcore run ... --base-url http://127.0.0.1:8765/v1`` finds it
-without ``--model``.  docs/real-models.md has the recipe and its measurements.
+without ``--model``.  docs/users/real-models.md has the recipe and its measurements.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ timed; prints completion_tokens / seconds per request and over all.
 
 The time includes reading the prompt (short here), so it is a slight underestimate of
 pure generation speed.  Standard library only; results go to
-docs/real-models.md (wall-clock figures are never asserted in tests).
+docs/users/real-models.md (wall-clock figures are never asserted in tests).
 """
 
 from __future__ import annotations

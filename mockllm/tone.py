@@ -12,7 +12,7 @@ hidden willingness, are all a listener has.
 
 Calibration: the default ``TONE_NOISE`` was set once with
 ``python benchmarks/calibrate_tone.py`` so that ToM Acc(+-2) lands within the
-paper's range (80-95%); see docs/mind.md.
+paper's range (80-95%); see docs/systems/mind.md.
 """
 
 from __future__ import annotations

@@ -72,7 +72,7 @@ TABLE5_ORDER = ("LIC", "CSC", "RC", "LGR", "MGF", "AEO", "REO", "NCR", "RNC")
 REACTIVE = ("CSC", "RC", "MGF", "REO", "NCR", "RNC")
 #: Table 5 as data: each tactic's "When" as simcore reads it (``_when``), its "How" (how stage 3
 #: ranks the LP candidates under it), the passage, the parameter holding its choice.  The docs'
-#: Table 5 (docs/astra.md), ``--list-params`` and the report's step-through read it.
+#: Table 5 (docs/systems/astra.md), ``--list-params`` and the report's step-through read it.
 RULES = (
     Rule("astra-tactics", "LIC", "fewer than `lic_offers` (6) offers exchanged, the agent has offered and not conceded",
          "Initial Concession: the candidate with the highest S_p", 'Table 5 LIC "Early in the negotiation; no '
@@ -291,7 +291,7 @@ def _order(value) -> tuple:
 
 @attrs.frozen
 class TacticParams:
-    """The "When" thresholds Table 5 leaves to the LLM (all choices; see docs/astra.md)."""
+    """The "When" thresholds Table 5 leaves to the LLM (all choices; see docs/systems/astra.md)."""
 
     extreme_share: float = attrs.field(default=0.25, metadata={"source": "choice: Table 5 REO 'The partner makes an extremely selfish offer' gives no number; 25% of the agent's maximum from A.2 ('unfairness ... when an individual's share falls below 20-30%'); the public code: < 14 points (0.3889), initial offer only"})  # REO: partner offer leaves the agent <= 25% of its max (A.2: 20-30%)
     early_offers: int = attrs.field(default=3, metadata={"source": "choice: Table 5 AEO 'before many offers are exchanged' gives no number; fewer than 3 valid offers (Table 7's agent answers the partner's first offer with AEO)"})  # AEO: fewer than this many valid offers exchanged

@@ -83,7 +83,7 @@ sources): ``dominant_factor`` 0.7 (Fig. 2), ``option_share`` (notes), ``exit_cou
 ``exit_on_repeat`` (v2 on, v1 off), ``exit_criterion`` (off).  Structural choices with no
 alternative reading in the text (reactToCriterion, the next criterion in domain order, the
 counter-proposal being my best value better than the proposal and not rejected) are named
-in docs/dominance.md section 5 and are not parameters.
+in docs/systems/dominance.md section 5 and are not parameters.
 
 isAcceptable (Fig. 2) for a criterion value: dominant ``score > best x 0.7``
 (``dominant_factor``), peer ``score > 0``, submissive ``score > 0 or isInOAS(value)``.
@@ -142,7 +142,7 @@ def _note(source: str, **extra) -> dict:
 
 @attrs.frozen
 class AgentParams:
-    """Numbers and readings the seed leaves open (see docs/dominance.md, "Parameters").
+    """Numbers and readings the seed leaves open (see docs/systems/dominance.md, "Parameters").
 
     The defaults are the ``-v2`` readings; ``dominance-<relation>-v1`` sets the exit
     fields back to their v1 values (see the registry entries)."""

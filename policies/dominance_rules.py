@@ -1,7 +1,7 @@
 """The dominance agent's response trees (policies/dominance.py) as rule data: one row per rule id
 a reply records (Decision.rule), what it answers, when it fires, the reply and the passage.
 
-docs/dominance.md section 4 is written from these rows (python -m simcore.rules), and the
+docs/systems/dominance.md section 4 is written from these rows (python -m simcore.rules), and the
 report names the row of each recorded reply.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from simcore.rules import Rule
 
-#: the response trees as data (rule id, what was heard, condition, reply, passage); docs/dominance.md
+#: the response trees as data (rule id, what was heard, condition, reply, passage); docs/systems/dominance.md
 #: section 4 is written from it, and the report cites the row a recorded decision names
 RULES = (
     Rule("dominance", 'open.dominant / open.peer / open.submissive', 'on (nothing): who opens: see §5',

@@ -19,7 +19,7 @@ fallback               a table that does not fit, or two          choice: the sa
 =====================  =========================================  =====================================
 
 The mock's own answer (``mockllm.scorable.direct_estimate``) and its noise (``pe_forget``,
-``pe_jitter``) are documented in docs/scorable.md.  Like the Bayesian posterior, this
+``pe_jitter``) are documented in docs/systems/scorable.md.  Like the Bayesian posterior, this
 estimate depends only on the public record, so a session's model
 (:mod:`simcore.systems.scorable.model`) asks once per party per turn and every observer reads
 the shared answer.

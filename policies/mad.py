@@ -7,7 +7,7 @@ holds decides:
 | # | role | condition | decision | source |
 |---|---|---|---|---|
 | 1 | voter | proposal == own value, or == the value it offered last round | AGREE | B3 "You may agree if the proposal is a reasonable compromise"; one's own value is the most reasonable, and so is the compromise one offered oneself.  The last-offer clause decides only under ``dissent_value="middle"``: otherwise a Base voter's offer is always its own value (row 3) |
-| 2 | voter | w <= ``agree_max_w`` (3; 5 in base-v1/v2) | AGREE | B3 "You may agree if the proposal is a reasonable compromise".  B3 gives no threshold.  ``base-v3`` takes it from the Base role's own figure: of 0..7, 3 gives the Base DR nearest Table 1's 82.71% (87.8%; 2 gives 75.1%).  ``base-v1``/``base-v2`` used 5 (the lower half of the 1-10 scale, a choice).  It sets Base's DR (see the sweep in docs/mind.md) |
+| 2 | voter | w <= ``agree_max_w`` (3; 5 in base-v1/v2) | AGREE | B3 "You may agree if the proposal is a reasonable compromise".  B3 gives no threshold.  ``base-v3`` takes it from the Base role's own figure: of 0..7, 3 gives the Base DR nearest Table 1's 82.71% (87.8%; 2 gives 75.1%).  ``base-v1``/``base-v2`` used 5 (the lower half of the 1-10 scale, a choice).  It sets Base's DR (see the sweep in docs/systems/mind.md) |
 | 3 | voter | otherwise | DISAGREE, own value (``dissent_value`` "own"; "middle": the middle ground of :func:`~policies.travel_common.middle_ground`) | B3 "Act as a representative of your private preferences, basing all reasoning strictly on the alignment with your private data".  A choice: B3's revised_value is only "a specific alternative value", and B2's "Keep the proposed value as close as possible to your private_value" is a Phase-1 rule (B2 adds "Any adjustment is allowed ONLY from Phase 2 onward"); "middle" is the other reading |
 | 3' | proposer | ``proposer_keeps_at_w`` is set and own w >= it | KEEP | choice, off by default: B4's context gives the proposer its private value but no importance ("Your Private Preference: {current_private_value}"), so by default the proposer's own w plays no part; the option is the reading in which B2's "Preference Data" (which carries the importance) stays in view in Phase 3 |
 | 4 | proposer | more voters AGREE than back any one revised value | KEEP | B4 "If you believe your current proposal is still the best for a majority, you may KEEP it"; counting voters only is a choice (``keep_counts_proposer`` = False): the consensus rule counts voters, and counting the proposer's own support would make every 1-1 split of a three-member group a certain deadlock |
@@ -47,7 +47,7 @@ RULES = (
          'B3 "You may agree if the proposal is a reasonable compromise"', keys=[("accept", "*")]),
     Rule("base", "2", "voter: w <= 3 (base-v3; 5 in v1/v2)", "AGREE",
          "B3, same line; the threshold: base-v3 takes the value whose Base DR is nearest Base's own Table 1 DR "
-         "(82.71%), v1/v2 chose 5 (docs/mind.md)", "agree_max_w", keys=[("yield", "*")]),
+         "(82.71%), v1/v2 chose 5 (docs/systems/mind.md)", "agree_max_w", keys=[("yield", "*")]),
     Rule("base", "3", "voter: otherwise", "DISAGREE, own value",
          'B3 "Act as a representative of your private preferences"; a choice: B2\'s "as close as possible to your '
          'private_value" is a Phase-1 rule, and `dissent_value="middle"` is the other reading', "dissent_value",
@@ -69,7 +69,7 @@ class MadPolicy:
     agree_max_w: int = attrs.field(default=3, metadata={
         "source": "B3 'You may agree if the proposal is a reasonable compromise' gives no threshold. base-v3: 3, "
                   "the value whose Base DR is nearest Base's own Table 1 DR (82.71%; the role's own figure, "
-                  "docs/mind.md 'Roles'); base-v1/v2: 5, a choice (the lower half of the scale)"})
+                  "docs/systems/mind.md 'Roles'); base-v1/v2: 5, a choice (the lower half of the scale)"})
     dissent_value: str = attrs.field(default="own", validator=attrs.validators.in_(("own", "middle")), metadata={
         "source": "choice: B3 'Act as a representative of your private preferences' (own value); B3's "
                   "revised_value is 'a specific alternative value' and B2 allows adjustment from Phase 2 on "

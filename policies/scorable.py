@@ -15,7 +15,7 @@ aspiration             ``u'_n(t) = tau_n + (best_n - tau_n) *      ``aspiration_
                        score, moving from ``start`` at the         of this game, 820 proposals: a
                        opening to ``end`` at the final turn T      linear fit of the share each proposal
                                                                    left above the proposer's threshold;
-                                                                   docs/scorable.md "The negotiator").
+                                                                   docs/systems/scorable.md "The negotiator").
                                                                    ``scorable-v1``: 1 / 0, from the best
                                                                    own score to the threshold (no
                                                                    evidence).  ``concession_exponent`` e
@@ -80,7 +80,7 @@ import numpy as np
 from scenarios.scorable import Game
 from simcore.rules import Rule
 
-#: the negotiator's proposal rule as data (docs/scorable.md is written from it; the report cites it)
+#: the negotiator's proposal rule as data (docs/systems/scorable.md is written from it; the report cites it)
 RULES = (
     Rule("scorable-negotiator", "1", "every turn after p1's opening",
          "aspiration u'(t) = tau + (best - tau) (1 - (t/T)^(1/e)), from the best own score to the threshold",

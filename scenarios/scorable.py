@@ -1,7 +1,7 @@
 """Scorable multi-party games as data: the one validated loader for the game file format.
 
 A game file is JSON (``.json``) or TOML (``.toml``, read with the standard library's
-``tomllib``) with these fields (see ``docs/scorable.md`` for a full example)::
+``tomllib``) with these fields (see ``docs/systems/scorable.md`` for a full example)::
 
     format        "simcore-scorable-game/1"   (optional; checked when present)
     id            short name, e.g. "harbour-sport-park"  (default: the file stem)

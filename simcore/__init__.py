@@ -1,6 +1,6 @@
 """simcore: deterministic offline simulation of published LLM negotiation systems.
 
-The public API (docs/api.md) -- every name below; the other modules are internal:
+The public API (docs/users/api.md) -- every name below; the other modules are internal:
 
 >>> import simcore
 >>> episode = simcore.astra_episode("astra-agent-v3", "base-partner-v2", seed=7)

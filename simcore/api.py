@@ -2,7 +2,7 @@
 
 Everything a user needs to test their own negotiation logic against the paper systems is
 here (and re-exported from the package root); the other modules are internal and may change.
-docs/api.md shows each function with a runnable example (CI runs them).
+docs/users/api.md shows each function with a runnable example (CI runs them).
 
 * :func:`mind_group` -- one MIND group negotiated by a registered variant or your policy;
 * :func:`astra_episode` -- one bilateral episode, ASTRA (or your agent) against a partner;
@@ -39,7 +39,7 @@ from simcore.systems.scorable.match import session_match as scorable_match
 def negotiate(system: str, *, seed: Any = 0, **options: Any):
     """One negotiation of any system (a key of ``simcore.systems.STUDIES``: the four papers'
     and any other system installed), set up from the options its environment takes
-    (``make_env(system, **options)``: docs/env.md lists them; the seats' agents among them)
+    (``make_env(system, **options)``: docs/users/env.md lists them; the seats' agents among them)
     and played to the end: the system's result, as its set-up's finish gives it (ASTRA:
     ``(Episode, record)``; MIND: a ``GroupOutcome``; scorable: a ``SessionResult``;
     dominance: ``(DialogueResult, agents, call counts)``)."""
@@ -57,7 +57,7 @@ def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, propose
 
     ``policy``: a registered MIND-family id (``mind-v2``, ``base-v3``, ``tone-only-v3``, ...) or
     your agent -- a class (built once per member), an instance, or ``"package.module:Class"`` --
-    with ``act(observation)`` (docs/api.md, "Your own agent"), or with ``vote(me, proposal,
+    with ``act(observation)`` (docs/users/api.md, "Your own agent"), or with ``vote(me, proposal,
     guessed_w, last_offer)``, ``update(me, proposal, dissents, n_voters)``, ``guess(guessed_w)``
     and the flags ``tone`` / ``appraisal`` ("Your own policy").  ``seats``: ``{"m1": value}``
     for members played by another policy or agent (the same kinds of value).  ``group``: a
@@ -77,7 +77,7 @@ def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2
     Each seat takes a registered ASTRA policy id (``astra-agent-v3``, ``no-astra-agent-v2``,
     ``base-partner-v2``, ``greedy-partner-v1``, ...), or your agent -- a class, an instance, a
     factory or a ``"package.module:Class"`` path -- with ``act(observation) -> Action``
-    (docs/api.md); a class is built with the keywords its ``__init__`` names among ``domain``,
+    (docs/users/api.md); a class is built with the keywords its ``__init__`` names among ``domain``,
     ``values``, ``client``, ``rng``, ``seat``.  ``domain``: ``casino-v1``,
     ``research-allocation-v1`` or a domain file; ``setup`` one of its setups;
     ``partner_values`` the partner's :class:`scenarios.bilateral.Valuation` (None: drawn from
@@ -101,7 +101,7 @@ def scorable_session(method: str = "scorable-proposed-all-v1", *, game: str = "h
     defaults).  ``seats``: ``{party short name: agent}`` for the parties your agents play -- a
     class, an instance, a factory, a ``"package.module:Class"`` path or a registered id, with
     ``act(observation)`` returning a deal (one option index per issue; the seat's voice says it)
-    or a :class:`simcore.protocols.scorable.Proposal` (docs/api.md).  Returns the
+    or a :class:`simcore.protocols.scorable.Proposal` (docs/users/api.md).  Returns the
     :class:`simcore.systems.scorable.match.SessionResult` (events and its FAR/PAR/LAR record)."""
     return scorable_match(method, game=game, seed=seed, backend=backend, settings=settings, seats=seats).run()
 
@@ -123,7 +123,7 @@ def dominance_dialogue(agent: Any = "dominance-peer-v3", user: Any = "dominance-
     Each seat takes a registered dominance policy id (``dominance-dominant-v3``,
     ``dominance-peer-v3``, ``dominance-submissive-v3``, and the older versions), or your agent
     -- a class, an instance, a factory or a ``"package.module:Class"`` path -- with
-    ``act(observation)`` (docs/api.md); a class is built with the keywords its ``__init__``
+    ``act(observation)`` (docs/users/api.md); a class is built with the keywords its ``__init__``
     names among ``domain``, ``prefs`` (the seat's own preferences), ``seat``, ``rng``,
     ``client``.  ``domain``: ``restaurants-small-v1``, ``restaurants-420-v1`` or a domain
     file.  Returns the :class:`simcore.protocols.dialogue.DialogueResult` (outcome, booked,
@@ -137,7 +137,7 @@ def register(kind: str, id: str, entry_point: Any, kwargs=None, description: str
              replace: bool = False):
     """Register your own scenario / policy / protocol / backend under a versioned id
     (``name-v1``); ``meta={"system": "astra", "role": "agent"}`` seats a policy in a system's
-    study (docs/api.md)."""
+    study (docs/users/api.md)."""
     return _register(kind, id, entry_point, kwargs, description, meta, replace=replace)
 
 

@@ -279,7 +279,7 @@ def backend_options(fn: Callable) -> Callable:
                       help="Put one role's decisions on a backend (repeatable): 'model' (the run's backend, which "
                            "speaks the words too), a backend id, or a server's URL (openai-compat-v1 there; the "
                            "words stay on the run's backend); the stand-in is the counted fallback. `simcore "
-                           "roles` lists the roles (those 'played by a model'); docs/real-models.md, 'A model in "
+                           "roles` lists the roles (those 'played by a model'); docs/users/real-models.md, 'A model in "
                            "a role'.")(fn)
     fn = click.option("--min-reading-accuracy", type=float, default=None, expose_value=False, callback=_share,
                       metavar="SHARE",

@@ -8,7 +8,7 @@ built-in agents play, through the same driver (:func:`simcore.driver.play`).  Th
 thread and no loop of its own, so stepping the env with the paper agents' own actions
 (:meth:`NegotiationEnv.builtin_action`) gives ``simcore run``'s transcript byte for byte.
 
-Spaces, per seat (each system's page in docs/env.md lists its layout):
+Spaces, per seat (each system's page in docs/users/env.md lists its layout):
 
 * ``action_space(seat)``: ``Discrete(n)`` over the seat's finite decisions (ASTRA: an offer of
   each outcome, accept, walk away, talk; MIND: the opening, a vote or an update and its value;
@@ -217,7 +217,7 @@ class NegotiationEnv(AECEnv):
 def make_env(system: str, *, external: Optional[Sequence[str] | str] = None, seed: Any = 0,
              render_mode: Optional[str] = None, **options: Any) -> NegotiationEnv:
     """A :class:`NegotiationEnv` over one negotiation of ``system``; ``external`` the seats the
-    caller plays (default: every seat), ``options`` the system's set-up options (docs/env.md).
+    caller plays (default: every seat), ``options`` the system's set-up options (docs/users/env.md).
     Call ``reset()`` to start it."""
     if spaces is None:
         raise InputError("make_env", system, "needs PettingZoo: pip install 'simcore[pettingzoo]'")

@@ -1,6 +1,6 @@
 """Rule tables as data: each policy module exports ``RULES``, a tuple of :class:`Rule` rows.
 
-One source for every place a rule is shown: the README's and the docs' rule tables (written
+One source for every place a rule is shown: the docs' rule tables (written
 from the data by :func:`markdown`; ``tests/docs/test_rules_docs.py`` fails when a table and the data
 disagree, ``python -m simcore.rules`` rewrites them), ``simcore run SYSTEM --list-params``
 (:func:`describe`), and the report's step-throughs (:func:`lookup` finds the row a recorded
@@ -89,8 +89,8 @@ def describe(system: str) -> str:
 
 # ------------------------------------------------------------------ docs generated from the data
 #: file -> the tables written into it between <!-- rules:NAME --> and <!-- /rules --> markers
-DOC_TABLES = {"README.md": ("mind-voter", "mind-proposer", "base"), "docs/astra.md": ("astra-tactics",),
-              "docs/dominance.md": ("dominance",), "docs/scorable.md": ("scorable-negotiator",)}
+DOC_TABLES = {"docs/systems/mind.md": ("mind-voter", "mind-proposer", "base"), "docs/systems/astra.md": ("astra-tactics",),
+              "docs/systems/dominance.md": ("dominance",), "docs/systems/scorable.md": ("scorable-negotiator",)}
 
 
 def _marked(name: str) -> tuple[str, str]:

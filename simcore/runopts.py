@@ -22,7 +22,7 @@ DEFAULT_MAX_FALLBACK_SHARE = 0.05
 #: A choice, from what the mock achieves at its default noise (no paper states one): the
 #: share of a run's accepted readings that must be right -- beyond chance: the run stops when
 #: even the 95% upper bound of its accuracy is below this (simcore.readings).  The mock on each
-#: system's default study (``simcore run SYSTEM``, seed 0; docs/real-models.md, "Parsed is not
+#: system's default study (``simcore run SYSTEM``, seed 0; docs/users/real-models.md, "Parsed is not
 #: right"): astra 0.957 of 19,782 readings (0.940-0.972 per pairing: it blurs a tenth of the
 #: partner's answers and misreads 3% on purpose), dominance 1.0 of 11,120, scorable 1.0 of
 #: 187,026 signals, mind 0.900 of 17,741 (its mind variant 0.793: its tone slips a band 20% of

@@ -10,7 +10,7 @@ raises one clear ImportError.  One section per system, plus generic ones:
 * the rest (utterances, signals, deals, statements, model answers) are what simcore's own
   tests use.
 
-docs/api.md ("Property tests of your own logic") shows a property test a user would write.
+docs/users/api.md ("Property tests of your own logic") shows a property test a user would write.
 """
 import json
 

@@ -55,7 +55,7 @@ THRESHOLD_TESTS = ("at-least", "above")
 
 #: the Base-LLM role's aspiration (share of the range between threshold and best own score) at the
 #: opening and at the final turn, fitted to the public benchmark's GPT-4 logs of this game
-#: (benchmarks/base_llm_logs.py prints the fit; docs/scorable.md "The negotiator")
+#: (benchmarks/base_llm_logs.py prints the fit; docs/systems/scorable.md "The negotiator")
 ASPIRATION_FROM_LOGS = (0.594, 0.374)
 #: the median number of issues a Base-LLM proposal changes in the deal on the table, in the same logs
 AMEND_FROM_LOGS = 2
@@ -68,7 +68,7 @@ FIT_KNOWLEDGE, FIT_THRESHOLD = 1.0, 62.5
 
 @attrs.frozen
 class Settings:
-    """Numbers the seed leaves open (see ``docs/scorable.md``); each field's ``source`` note
+    """Numbers the seed leaves open (see ``docs/systems/scorable.md``); each field's ``source`` note
     is printed by ``simcore run scorable --list-params``."""
 
     sigma: float = attrs.field(default=1.0, validator=attrs.validators.gt(0), metadata=_note(
@@ -103,7 +103,7 @@ class Settings:
         "choice: the parties' aspiration at the opening as a share of the range from threshold to best own score; "
         "1.0 (the best own score).  The Base-LLM role's own proposals in the public benchmark's GPT-4 logs of this "
         "game (Abdelnabi et al. 2024, logs/all_coop_temp1_base_gpt4: 33 sessions) fit 0.594 -> 0.374 (the "
-        "'logs' member of the scorable.negotiator family; docs/scorable.md)"))
+        "'logs' member of the scorable.negotiator family; docs/systems/scorable.md)"))
     aspiration_end: float = attrs.field(default=0.0, validator=[attrs.validators.ge(0), attrs.validators.le(1)],
                                         metadata=_note(
         "choice: the same at the final turn; 0.0 (the threshold); the logs fit 0.374"))

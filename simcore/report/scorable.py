@@ -88,7 +88,7 @@ def fig_party_mse(m: dict) -> str:
                   "scorable-party-mse")
 
 
-#: the config fields that choose between readings of the paper (docs/scorable.md), shown with the run
+#: the config fields that choose between readings of the paper (docs/systems/scorable.md), shown with the run
 READINGS = (("acceptance_rule", "acceptance rule"), ("threshold_test", "threshold test"),
             ("assumed_share", "assumed share"), ("assumed_threshold", "assumed threshold"),
             ("echo_history", "echo history"), ("concession_exponent", "concession exponent"))

@@ -1,7 +1,7 @@
 """A real model as MIND's Table 4 judge, replayed: SmolLM2-135M-Instruct's
 verdicts on the default study's first three groups of two, the conversations worded by the
 mock (tests/cassettes/real/mind-judge-json_object.jsonl, recorded with
-benchmarks/record_mind_judge.py; docs/real-models.md, "SmolLM2-135M-Instruct in the
+benchmarks/record_mind_judge.py; docs/users/real-models.md, "SmolLM2-135M-Instruct in the
 mind.judge role").  The parse counts are asserted, and what the model decided beside the
 stand-in's verdict on the same conversations."""
 

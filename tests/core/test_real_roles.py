@@ -4,7 +4,7 @@ partner (astra-partner-json_object.jsonl) and MIND's Base agents (mind-base-json
 the parse counts are asserted in
 tests/language/test_real_cassettes.py.  What the model decided is pinned here: the
 tactics it chose by majority of five samples, and the headline they led to, beside what the
-stand-in chooses in the same states (docs/real-models.md, "A model in a role")."""
+stand-in chooses in the same states (docs/users/real-models.md, "A model in a role")."""
 
 from __future__ import annotations
 

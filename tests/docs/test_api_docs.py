@@ -1,4 +1,4 @@
-"""docs/api.md's and docs/env.md's examples run: every ```python block, each in a fresh namespace."""
+"""docs/users/api.md's and docs/users/env.md's examples run: every ```python block, each in a fresh namespace."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import time
 import pytest
 from checkout import CHECKOUT  # noqa: E402
 
-DOCS = os.path.join(CHECKOUT, "docs")
+DOCS = os.path.join(CHECKOUT, "docs", "users")
 DOC = os.path.join(DOCS, "api.md")
 BLOCKS = re.findall(r"```python\n(.*?)```", open(DOC, encoding="utf-8").read(), re.S)
 ENV_BLOCKS = re.findall(r"```python\n(.*?)```", open(os.path.join(DOCS, "env.md"), encoding="utf-8").read(), re.S)
@@ -31,7 +31,7 @@ def test_example_runs(k, capsys):
 @pytest.mark.parametrize("k", range(len(ENV_BLOCKS)))
 def test_env_example_runs(k, capsys):
     pytest.importorskip("pettingzoo")  # the optional extra simcore.make_env needs
-    exec(compile(ENV_BLOCKS[k], f"docs/env.md:block{k}", "exec"), {"__name__": f"env_doc_{k}"})
+    exec(compile(ENV_BLOCKS[k], f"docs/users/env.md:block{k}", "exec"), {"__name__": f"env_doc_{k}"})
     assert capsys.readouterr().out
 
 

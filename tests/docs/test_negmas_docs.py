@@ -1,4 +1,4 @@
-"""docs/negmas.md's examples run (each ```python block in a fresh namespace); skipped without the
+"""docs/users/negmas.md's examples run (each ```python block in a fresh namespace); skipped without the
 NegMAS extra and the agent packages."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from checkout import CHECKOUT  # noqa: E402
 pytest.importorskip("negmas")
 pytest.importorskip("negmas_genius_agents")
 
-DOC = os.path.join(CHECKOUT, "docs", "negmas.md")
+DOC = os.path.join(CHECKOUT, "docs", "users", "negmas.md")
 BLOCKS = re.findall(r"```python\n(.*?)```", open(DOC, encoding="utf-8").read(), re.S)
 
 

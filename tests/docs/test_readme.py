@@ -91,6 +91,8 @@ def test_every_readme_run_after_the_quick_start_writes_where_no_earlier_run_did(
             out = argv[argv.index("--out") + 1] if "--out" in argv else None
             if system:
                 dirs = {os.path.normpath(out or f"runs/{system}")}
+            elif "--first-look" in argv:  # every system, small, into OUT/first-look/SYSTEM
+                dirs = {os.path.normpath(os.path.join(out or "runs", "first-look", s)) for s in available()}
             else:  # the default study: OUT/SYSTEM for every system
                 dirs = {os.path.normpath(os.path.join(out or "runs", s)) for s in available()}
             again = "--overwrite" in argv or "--resume" in argv

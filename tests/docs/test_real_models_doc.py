@@ -1,4 +1,4 @@
-"""docs/real-models.md's recipe runs as written on any machine: no path of one machine,
+"""docs/users/real-models.md's recipe runs as written on any machine: no path of one machine,
 files named relative to the checkout that exist, and the step that finds the model file."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 from checkout import CHECKOUT  # noqa: E402
 
 ROOT = CHECKOUT
-DOC = os.path.join(ROOT, "docs", "real-models.md")
+DOC = os.path.join(ROOT, "docs", "users", "real-models.md")
 
 
 def _doc() -> str:

@@ -1,5 +1,5 @@
 """simcore and NegMAS, both ways (an optional extra: ``pip install 'simcore[negmas]'``; NegMAS is
-AGPL-3.0, never a dependency of simcore's core).  docs/negmas.md shows each use.
+AGPL-3.0, never a dependency of simcore's core).  docs/users/negmas.md shows each use.
 
 * **Export** (:mod:`.export`): a bilateral domain as a NegMAS outcome space, each side's
   valuation as a ``LinearAdditiveUtilityFunction`` scaled to ``[0, 1]`` with the no-deal payoff

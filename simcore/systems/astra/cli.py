@@ -47,7 +47,7 @@ def _check_setups(domain_ref: str, setups) -> tuple:
                    "precedence of tactics; astra-v1 / no-astra-v1: the first readings; "
                    "partner: the --base-partner stand-in in the agent's seat (partner-vs-partner episodes: "
                    "--agents partner --partners base); or your own agent: a registered id or "
-                   "package.module:Class, built as Class(domain=, client=, rng=) with act(observation) (docs/api.md).")
+                   "package.module:Class, built as Class(domain=, client=, rng=) with act(observation) (docs/users/api.md).")
 @click.option("--base-partner", type=click.Choice(tuple(BASE_PARTNERS)), default=DEFAULT_BASE_PARTNER,
               show_default=True,
               help="The stand-in for the paper's GPT-4o Partner-Base (`simcore roles astra` gives each one's "
@@ -77,7 +77,7 @@ def _check_setups(domain_ref: str, setups) -> tuple:
 @click.option("--sweep-partner", type=click.Choice(tuple(PARTNERS)), default="base", show_default=True)
 @seat_option(SYSTEM, {"agent": "agent", "partner": "partner"},
              "Who takes a seat in every episode: agent=POLICY or partner=POLICY, a registered id or "
-             "package.module:Class (your own agent, docs/api.md); over --agents / --partners.")
+             "package.module:Class (your own agent, docs/users/api.md); over --agents / --partners.")
 @click.option("--plot", is_flag=True,
               help="Also write OUT/astra_offers.png (Figure 7: offers vs the Pareto frontier; needs matplotlib).")
 @backend_options

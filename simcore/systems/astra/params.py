@@ -14,7 +14,7 @@ import click
 from policies.astra import AgentParams
 
 # Every parameter of the ASTRA agent with its default (policies.astra.AgentParams.flat(); the
-# rule tables in docs/astra.md give each one's passage or say why it is a choice).
+# rule tables in docs/systems/astra.md give each one's passage or say why it is a choice).
 AGENT_V4_KWARGS = {
     "alpha": 0.35, "beta": 0.65, "w": 0.75, "top_n": 5, "window": 0.3, "bound_span": 10, "solver": "exact",
     "questions": 2, "clarify": 1, "accept_rule": "paper", "accept_tolerance_step": 0.0,

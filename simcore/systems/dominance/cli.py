@@ -51,7 +51,7 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
 @backend_options
 @seat_option(SYSTEM, {"agent": None, "user": None},
              "A side played by another agent in every dialogue: agent=POLICY or user=POLICY, a relation, a "
-             "registered id or package.module:Class (your own agent, docs/api.md); over --agent / --user.",
+             "registered id or package.module:Class (your own agent, docs/users/api.md); over --agent / --user.",
              names=RELATIONS)
 def command(seed, workers, out, progress, domain, agent, user, dialogues, max_turns, opener,
             dominant_factor, garble, language, transcripts, version, exit_counter_refusal, exit_on_repeat,

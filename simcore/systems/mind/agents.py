@@ -9,7 +9,7 @@ voice itself, and the wrappers that seat a user's agent.
   (``vote``, ``update``, ``guess`` and the ``tone`` / ``appraisal`` flags): MIND's
   :class:`~policies.mind.MindPolicy` and its ablations, Base's
   :class:`~policies.mad.MadPolicy`, the role wrapper :class:`~mockllm.roles_mind.BaseRole`,
-  or a user's policy of that shape (docs/api.md, "Your own policy").  Each decision is, in
+  or a user's policy of that shape (docs/users/api.md, "Your own policy").  Each decision is, in
   this order: read the words it must read (only if its policy appraises), decide, and say
   the decision -- exactly the order of MIND's Algorithm 1 and so of the model calls.
 * :class:`VoicedSeat` -- a user's agent whose ``act`` may return a bare
@@ -33,7 +33,7 @@ from scenarios.travel import item as get_item
 from simcore.errors import InputError
 from simcore.protocols.travel_vote import Action, Observation, Reading, act_word
 
-#: the methods and flags of a structured MIND policy (docs/api.md "Your own policy"; guess() is
+#: the methods and flags of a structured MIND policy (docs/users/api.md "Your own policy"; guess() is
 #: needed only by a policy that appraises)
 POLICY_METHODS = ("vote", "update", "guess")
 POLICY_FLAGS = ("tone", "appraisal")

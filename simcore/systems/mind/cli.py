@@ -33,7 +33,7 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
 @click.option("--variants", type=SeatChoice(tuple(VARIANTS) + POLICY_IDS, SYSTEM), default=",".join(VARIANTS),
               show_default=True,
               help="Study names (the current versions), any registered id (mind-v1, base-v2, tone-only-v2, ...), "
-                   "or your own policy as package.module:Class (docs/api.md).")
+                   "or your own policy as package.module:Class (docs/users/api.md).")
 @click.option("--judge", type=click.Choice(JUDGES), default="blind", show_default=True,
               help="Table 4's judge: blind (E17's inputs only, one test for both plans), v1 (reads alphas) or v2 "
                    "(reads alphas and knows Base's B3-B4 reasons: compromise, support).")
@@ -45,7 +45,7 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
 @backend_options
 @seat_option(SYSTEM, {s: None for s in SEAT_NAMES},
              "A member played by another policy in every group and variant: mN=POLICY (m0 the first member), "
-             "a variant name, a registered id or package.module:Class (your own agent, docs/api.md).",
+             "a variant name, a registered id or package.module:Class (your own agent, docs/users/api.md).",
              names=tuple(VARIANTS))
 @click.option("--calibrate", is_flag=True,
               help="Print ToM Acc(+-2) over a grid of --tone-noise values (or those of --grid tone_noise=...) "

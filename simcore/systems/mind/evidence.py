@@ -116,7 +116,7 @@ def _roles():
                              "Table 3's Acc(+-2) 90.2%, the figure §4.2 puts first ('a high accuracy of 90.2% "
                              "within a margin of +-2'), on the grid 0, 0.1, 0.2, 0.25, ... 0.5"),),
         built_from="Table 3 (the role's own figure): Acc(+-2)",
-        left_to_test="Table 3's MAE, r and Acc(+-1) (side by side in docs/mind.md); every Table 1 comparison",
+        left_to_test="Table 3's MAE, r and Acc(+-1) (side by side in docs/systems/mind.md); every Table 1 comparison",
         family=tuple(StandIn(name, {"tone_noise": p}, f"tone_noise {p:g}", ev) for name, p, ev in (
             ("exact", 0.0, "a perfect reader (no figure of the paper)"),
             ("acc2", READER_FITS["acc2"], "fitted to Table 3's Acc(+-2) 90.2%"),

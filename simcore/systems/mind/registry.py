@@ -30,7 +30,7 @@ _MIND_V1 = {**_MIND_V2, "push_rule": "margin-strict", "accept_own_offer": True, 
 _TONE_V2 = {"warm_stance": "compromise"}
 #: base-v3's agree_max_w: of 0..7, the value whose Base DR on the default study (201 groups, seed 0) is
 #: nearest Base's own Table 1 DR, 82.71% (3: 87.8%; 2: 75.1%); Base's row is the role's own figure, so it
-#: may build the stand-in; every MIND-vs-Base comparison is left to test it (docs/mind.md "Roles")
+#: may build the stand-in; every MIND-vs-Base comparison is left to test it (docs/systems/mind.md "Roles")
 BASE_AGREE_MAX_W = 3
 _BASE_V2 = {"name": "base", "agree_max_w": 5, "keep_counts_proposer": False, "dissent_value": "own",
             "plain_wording": "varied", "reasons": "v2", "proposer_keeps_at_w": None}

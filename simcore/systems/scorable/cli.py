@@ -80,7 +80,7 @@ STUDY_PATH = f"simcore.systems.{SYSTEM}:STUDY"
               help="Trials per method whose full turn-by-turn events are written.")
 @backend_options
 @seat_option(SYSTEM, None, "A party played by another agent in every session: PARTY=POLICY (a party's short name "
-             "in the game, e.g. SportCo), a registered id or package.module:Class (your own agent, docs/api.md).")
+             "in the game, e.g. SportCo), a registered id or package.module:Class (your own agent, docs/users/api.md).")
 def command(seed, workers, out, progress, game, methods, trials, sigma, floor, assumed_reservation,
             acceptance_rule, assumed_share, assumed_threshold, concession_exponent, aspiration_start, aspiration_end,
             amend_max_issues, echo_words, implicit_knowledge, final_aspiration, cues_per_turn, echo_history,

@@ -56,7 +56,7 @@ def _methods(_inst, attr, value):
 
 @attrs.frozen
 class ScorableConfig:
-    """Every option of the study (each documented in ``docs/scorable.md``)."""
+    """Every option of the study (each documented in ``docs/systems/scorable.md``)."""
 
     seed: int = 0
     game: str = "harbour-sport-park"

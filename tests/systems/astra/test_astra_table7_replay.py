@@ -2,7 +2,7 @@
 history up to that row (the questions answered -- highest firewood, lowest food -- its own earlier
 offers and the partner's offers as Table 7 prints them) and its tactic and offer are checked
 against the row.  Table 7 is the paper's worked example of stage 3; the RC ranking's floor at the
-partner's standing offer (``rc_floor``) is fitted to it (docs/astra.md, "Table 7 row by row").
+partner's standing offer (``rc_floor``) is fitted to it (docs/systems/astra.md, "Table 7 row by row").
 
 | row | history | Table 7 | astra-agent-v4 | astra-agent-v3 |
 |---|---|---|---|---|

@@ -207,7 +207,7 @@ def test_lambda_follows_the_stance_not_the_fairness():
     """Section 4.2 gives lambda by stance (greedy ~0.9, neutral ~0.5, generous ~0.3); Table 7's
     trace prints "Fairness=unfair, Stance=generous ... lambda=0.3".  The v1 table added 0.1 for
     an unfair offer (0.4 there): fails under it.  (Table 8 prints lambda=0.7 for the same
-    fairness and stance: a discrepancy inside the paper, see docs/astra.md.)"""
+    fairness and stance: a discrepancy inside the paper, see docs/systems/astra.md.)"""
     assert M.choose_lambda("generous", "unfair") == 0.3
     assert M.choose_lambda("greedy", "fair") == M.choose_lambda("greedy", "unfair") == 0.9
     assert M.choose_lambda("neutral", "unfair") == 0.5

@@ -1,4 +1,4 @@
-"""The readings of the dominance rules in docs/dominance.md: each test fails under the
+"""The readings of the dominance rules in docs/systems/dominance.md: each test fails under the
 rejected reading of its passage (the v1 policies), or pins a reading the paper confirms."""
 
 from policies.dominance import DominanceAgent

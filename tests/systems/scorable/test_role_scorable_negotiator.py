@@ -61,7 +61,7 @@ def test_a_model_that_always_proposes_one_deal_is_obeyed_and_the_stand_ins_choic
     moved = [e for e in turns if "stand_in_deal" in e.hidden]
     assert moved and all(e.hidden["stand_in_deal"] != e.intent["deal"] for e in moved)
     plain, _ = _play(RoleOnly(None), roles=())
-    assert not plain.record["PAR"]  # the stand-in reaches no deal here (docs/scorable.md)
+    assert not plain.record["PAR"]  # the stand-in reaches no deal here (docs/systems/scorable.md)
 
 
 def test_only_the_parties_that_do_not_estimate_ask_the_model():

@@ -120,7 +120,7 @@ def test_the_responsive_member_plays_every_method():
 
 
 def test_on_the_seeds_game_the_logs_aspiration_floor_leaves_two_parties_no_passing_deal_to_propose():
-    """Why the logs' aspiration cannot carry over to the seed's thresholds (a finding, docs/scorable.md):
+    """Why the logs' aspiration cannot carry over to the seed's thresholds (a finding, docs/systems/scorable.md):
     at the schedule's end, 0.374 of the range above the threshold, SportCo and Other cities have no
     passing deal to propose; on the logs' own game every party has one."""
     for gid, short_of in (("harbour-sport-park", {"SportCo", "Cit"}), ("harbour-sport-park-original", set())):

@@ -64,7 +64,7 @@ def test_even_with_every_true_table_p1s_final_proposal_fails_on_both_games():
     """The measured cause of the Base-LLM stand-in's 0/0/0: the acceptance prediction, not the
     estimates.  Handed the others' true tables, p1's final proposal (at its threshold, any
     deal) still fails to pass under the share rule and the threshold rule at 50 -- the private
-    thresholds are what the rule cannot see (docs/scorable.md "Roles and robustness")."""
+    thresholds are what the rule cannot see (docs/systems/scorable.md "Roles and robustness")."""
     from policies.scorable import deal_view
 
     for name in ("harbour-sport-park", "harbour-sport-park-original"):

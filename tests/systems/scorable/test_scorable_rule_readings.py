@@ -1,4 +1,4 @@
-"""The readings of the scorable rules (docs/scorable.md): sec. 2's
+"""The readings of the scorable rules (docs/systems/scorable.md): sec. 2's
 strict acceptance (U_n > tau) is kept as the option ``threshold_test="above"``; the default
 stays with the reading the seed's own deal counts need (>=)."""
 
