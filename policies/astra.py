@@ -116,7 +116,7 @@ class AgentParams:
 V3_CHOICES = dict(M.V3_TACTICS, first_offer="agent")
 # astra-agent-v2's readings
 V2_CHOICES = dict(M.V2_TACTICS, first_offer="agent")
-# astra-agent-v1's readings (issue 10 changed the defaults; the old id keeps these)
+# astra-agent-v1's readings
 V1_CHOICES = dict(**V2_CHOICES,order=M.ORDER_V1, hold_against_fair=False, stance_first=False, si_target="agent",
                   smax_rule="hold", deadline_rounds_left=(1, 2), lambda_table=M.LAMBDA_ROWS_V1,
                   first_offer_stance="unknown", lic_needs_fair=True, concession_how="distance",

@@ -47,7 +47,7 @@ LAMBDA_ROWS = (  # (stance, fair, unfair, unknown fairness) -- the ``lambda_tabl
     ("generous", 0.3, 0.3, 0.3),
     ("unknown", 0.6, 0.7, 0.7),
 )
-# astra-agent-v1 (and astra-agent-v2 before the second reading): an unfair offer added 0.1 and
+# astra-agent-v1's table: an unfair offer added 0.1 and
 # a fair offer from a greedy partner took 0.1 off -- a split the paper does not have.
 LAMBDA_ROWS_V1 = (
     ("greedy", 0.8, 0.9, 0.9),
@@ -342,7 +342,7 @@ class TacticParams:
     csc_how: str = attrs.field(default="concede", validator=attrs.validators.in_(("concede", "distance")), metadata={"source": "Table 5 CSC 'Make a smaller concession' (the public code: 'must reduce your score by at least 1 point'): 'concede' (astra-agent-v3) ranks conceding candidates smaller than the last concession first, then other concessions, holding last; 'distance' (v1/v2): closest to half the last concession, where holding could tie and win"})
 
 
-#: stage 3 as astra-agent-v2 had it (before issue 17): the fixed precedence, RC toward the partner's
+#: astra-agent-v2's stage 3: the fixed precedence, RC toward the partner's
 #: concession, CSC by distance, NCR from the stance alone
 V2_TACTICS = dict(selection="precedence", rc_target="partner", csc_how="distance", ncr_needs_two=False,
                   rc_floor="none")

@@ -178,7 +178,7 @@ class AgentParams:
         return dict(zip(RELATIONS, self.option_share))
 
 
-#: the exit readings of dominance-<relation>-v2 (before issue 17) and -v1 (before issue 10)
+#: the exit readings of dominance-<relation>-v2 (no stalled outcome) and -v1 (also none of the later exits)
 V2_EXIT = {"stall_outcome": False}
 V1_EXIT = {**V2_EXIT, "exit_counter_refusal": False, "exit_on_repeat": False, "exit_criterion": False}
 

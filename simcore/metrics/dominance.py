@@ -31,7 +31,7 @@ leads             utterances that direct the negotiation toward the speaker's ow
                   1) -- including an option made only of values the other put forward
                   first, such as the submissive's option of the agreed values (Fig. 6)
                   --, Accept, Reject, Booking, Quit
-subject_changes   the count called "leads" before issue 10: the first utterance and
+subject_changes   the reference notes' "leads" (who opens subjects): the first utterance and
                   every utterance whose subject (criterion, or the topic for options)
                   differs from that of the utterance it answers (Booking and Quit
                   excluded) -- questions included

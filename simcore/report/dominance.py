@@ -16,7 +16,7 @@ SYSTEM = "dominance"
 H = (("self_centred", "H1 self-centred"), ("concessions_per_dialogue", "H2 concessions"),
      ("demanding", "H3 demanding"), ("lead_share", "H4 leads own values (simcore)"))
 COUNTS = ("proposals", "asks", "states", "accepts", "rejects", "concessions", "leads", "subject_changes")
-#: reported beside H1-H4 in the pooled table (issue 10: the old lead count, whose values steer)
+#: reported beside H1-H4 in the pooled table (the subject-change count, whose values steer)
 EXTRA = (("proposal_share", "proposals vs questions (H1, notes)"),
          ("subject_change_share", "H4 opens sub-negotiations (reference notes)"),
          ("forwarded_share", "booked values put forward"),

@@ -1,4 +1,4 @@
-"""A decision a model made in a role, in the step-through (issue 20).
+"""A decision a model made in a role, in the step-through.
 
 An event of a decision a role on a backend made (``--role ROLE=BACKEND``) carries the
 exchange behind it in ``hidden.model_decisions`` (:mod:`mockllm.exchanges`).

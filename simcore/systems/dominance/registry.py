@@ -44,14 +44,14 @@ REGISTRY = [
     dict(kind="policy", id=f"dominance-{rel}-v3", entry_point="policies.dominance:DominancePolicy",
          kwargs={"relation": rel, **_PARAM_DEFAULTS},
          description=f"response trees of a {rel} agent (seed Figs. 1-8); the seed's dead-end exit, and the "
-                     "repeat backstop ending a cycling dialogue as 'stalled' (issue 17)",
+                     "repeat backstop ending a cycling dialogue as 'stalled'",
          meta={"system": SYSTEM, "protocol": PROTOCOL_ID})
     for rel in RELATIONS
 ] + [
     dict(kind="policy", id=f"dominance-{rel}-v2", entry_point="policies.dominance:DominancePolicy",
          kwargs={"relation": rel, **_PARAM_DEFAULTS, **V2_EXIT},
          description=f"response trees of a {rel} agent (seed Figs. 1-8); the exit also counts counter-proposals "
-                     "as refusals (Fig. 4) and ends a repeated exchange with no progress (issue 10)",
+                     "as refusals (Fig. 4) and ends a repeated exchange with no progress",
          meta={"system": SYSTEM, "protocol": PROTOCOL_ID})
     for rel in RELATIONS
 ]
