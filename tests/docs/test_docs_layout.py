@@ -15,7 +15,7 @@ from checkout import CHECKOUT  # noqa: E402
 ROOT = pathlib.Path(CHECKOUT)
 #: an issue number ("issue" or "issues", an optional "#", digits, any case); not an option such as
 #: ``--amend-max-issues 2``
-ISSUE = re.compile(r"(?<![-\w])issues? #?\d+", re.I)
+ISSUE = re.compile(r"(?<![-\w])issues? #?\d+|second reading|before issue", re.I)
 #: [text](target) and ![alt](target), the target up to a space or the closing parenthesis
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)\)")
 
