@@ -44,6 +44,10 @@ from simcore.protocols.scorable import Settings
 from simcore.seeding import child
 from simcore.systems.scorable.methods import METHODS, estimates
 
+# Seeds the bit generator a stored turn state is loaded into (its own state is overwritten
+# at once); a SeedSequence made once spares hashing a seed for every turn read again.
+_PLACEHOLDER_SEED = np.random.SeedSequence(0)
+
 
 class TurnDraws:
     """The draws of each turn that every method of one trial shares: the turn's generator
@@ -67,7 +71,7 @@ class TurnDraws:
             self._cache[(t, speaker)] = (cues, rng.bit_generator.state)
             return cues, rng
         cues, state = hit
-        bits = np.random.PCG64(0)
+        bits = np.random.PCG64(_PLACEHOLDER_SEED)
         bits.state = state
         return cues, np.random.Generator(bits)
 
