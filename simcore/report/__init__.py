@@ -17,7 +17,7 @@ from simcore import noise
 from simcore.errors import InputError
 from simcore.files import write_atomic
 from simcore.report import checked, load, page, sweep as sweep_mod
-from simcore.report.steps import RULE, Sampler, anchor, match, pick_one, render_steps
+from simcore.report.steps import RULE, Sampler, anchor, mark_noise, match, pick_one, render_steps
 from simcore.robustness import cell, verdict
 from simcore.systems import STUDIES, part
 
@@ -47,7 +47,7 @@ def _noise_html(events) -> str:
 
 def _steps_html(mod, run_id: str, events) -> str:
     intro = (page.note(mod.outcome(events)) if hasattr(mod, "outcome") else "") + _noise_html(events)
-    return render_steps(run_id, mod.step_rows(events), intro=intro)
+    return render_steps(run_id, mark_noise(mod.step_rows, events, noise.notes(events)), intro=intro)
 
 
 def _check_runs(source: str, system: str, run_ids) -> None:

@@ -28,6 +28,7 @@ class Step:
     inputs: tuple = ()        # (label, html value) pairs
     extra: str = ""           # further HTML (a candidate table ...)
     system: bool = False      # a protocol line, not an agent's turn
+    noise: str = ""           # the noise injected at this turn (simcore.noise), marked inline
 
 
 def rule_html(step: Step) -> str:
@@ -47,12 +48,33 @@ def render_steps(run_id: str, steps: Sequence[Step], *, intro: str = "") -> str:
     for s in steps:
         cls = ' class="sys"' if s.system else ""
         words = esc(s.words).replace("\n", "<br>") if s.words else '<span class="note">(no words)</span>'
+        if s.noise:
+            words += f'<br><span class="noise-mark"><b>injected noise:</b> {esc(s.noise)}</span>'
         rows.append(f'<tr{cls}><td class="turn">{esc(s.turn)}</td>'
                     f'<td class="say"><span class="who">{esc(s.speaker)}</span>: {words}</td>'
                     f'<td class="why">{rule_html(s)}</td></tr>')
     head = '<colgroup><col class="turn"><col class="say"><col class="why"></colgroup>' + "<thead><tr><th>turn</th><th>what was said</th><th>the decision behind it: rule, passage, inputs</th></tr></thead>"
     return (f'<div class="steps" id="{anchor(run_id)}"><h3>Step-through: {esc(run_id)}</h3>{intro}'
             f'<div class="wrap"><table class="steps">{head}<tbody>{"".join(rows)}</tbody></table></div></div>')
+
+
+def mark_noise(step_rows: Callable[[list], list], events: Sequence, notes: Mapping[int, str]) -> list:
+    """``step_rows(events)`` with each noise note (event seq -> note) on the step its event
+    produced: the last step that the event adds to the rows of the events before it (else the
+    next step), found by laying out the prefixes of the negotiation up to each noisy event."""
+    steps = list(step_rows(events))
+    if not notes:
+        return steps
+    marks: dict[int, list[str]] = {}
+    for k, e in enumerate(events):
+        note = notes.get(e.seq)
+        if note is None:
+            continue
+        before, upto = len(step_rows(events[:k])) if k else 0, len(step_rows(events[:k + 1]))
+        at = min(upto - 1 if upto > before else before, len(steps) - 1)
+        if at >= 0:
+            marks.setdefault(at, []).append(f"#{e.seq}: {note}")
+    return [attrs.evolve(s, noise="; ".join(marks[i])) if i in marks else s for i, s in enumerate(steps)]
 
 
 def anchor(run_id: str) -> str:

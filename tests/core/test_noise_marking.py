@@ -65,3 +65,22 @@ def test_the_report_samples_noise_in_proportion_and_says_how(capsys, tmp_path):
     want = next(r for r, e in cands if bool(noise.notes(e)) == (share >= 0.5))
     assert f"Step-through: {want}<" in html
     assert f"{100 * share:.0f}%" in html
+
+
+def test_noise_is_marked_inline_at_the_turn_where_it_happened(capsys, tmp_path):
+    _runs(capsys, tmp_path, "astra", "--partners", "base", "--setups", "integrative", "--episodes", "20",
+          "--agents", "astra")
+    first_id, first = next(iter(runs(read_jsonl(str(tmp_path / "transcripts.jsonl"))).items()))
+    notes = noise.notes(first)
+    assert notes
+    out = tmp_path / "one.html"
+    code, _, err = simcore(capsys, "report", str(tmp_path), "--negotiation", first_id, "--out", str(out))
+    assert code == 0, err
+    html = out.read_text()
+    rows = [r for r in html.split("<tr") if "injected noise:</b>" in r]
+    seq, note = sorted(notes.items())[0]
+    by_seq = {e.seq: e for e in first}
+    # the mark sits in the row of the turn whose event carried the noise: its round and its words
+    row = next(r for r in rows if f"#{seq}:" in r)
+    assert f"r{by_seq[seq].round}" in row
+    assert len(rows) <= len(notes)
