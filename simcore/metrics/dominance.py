@@ -217,3 +217,23 @@ def pool_relation(records_by_pair: Mapping[tuple, Sequence[Mapping[str, Any]]], 
             cs.extend(r["counts"][side] for r in recs)
             others.extend(r["counts"][other] for r in recs)
     return behaviours(cs, others) if cs else {}
+
+
+def pool_relation_vs(records_by_pair: Mapping[tuple, Sequence[Mapping[str, Any]]], relation: str,
+                     partner: str) -> dict:
+    """H4 of every side played with ``relation`` against a side played with ``partner`` (both
+    roles): ``leads_own_values`` (``lead_share``) and ``opens_subjects``
+    (``subject_change_share``).  A share whose two sides never lead (or never open a subject) is
+    undefined: ``None``, never 0."""
+    cs, others = [], []
+    for (agent_rel, user_rel), recs in records_by_pair.items():
+        for side, rel, other_rel in (("agent", agent_rel, user_rel), ("user", user_rel, agent_rel)):
+            if rel != relation or other_rel != partner:
+                continue
+            other = "user" if side == "agent" else "agent"
+            cs.extend(r["counts"][side] for r in recs)
+            others.extend(r["counts"][other] for r in recs)
+    if not cs:
+        return {}
+    b = behaviours(cs, others)
+    return {"leads_own_values": b["lead_share"], "opens_subjects": b["subject_change_share"]}

@@ -17,12 +17,12 @@ from simcore import noise
 from simcore.errors import InputError
 from simcore.files import write_atomic
 from simcore.report import checked, load, page, sweep as sweep_mod
-from simcore.report.steps import Sampler, anchor, match, pick_one, render_steps
+from simcore.report.steps import RULE, Sampler, anchor, mark_noise, match, pick_one, render_steps
 from simcore.robustness import cell, verdict
 from simcore.systems import STUDIES, part
 
 SAMPLE = 8
-#: runs of each kind read as candidates for its step-through (the first noise-free one is shown)
+#: runs of each kind read as candidates for its step-through (steps.RULE says which is shown)
 SAMPLE_CANDIDATES = 5
 
 
@@ -47,7 +47,7 @@ def _noise_html(events) -> str:
 
 def _steps_html(mod, run_id: str, events) -> str:
     intro = (page.note(mod.outcome(events)) if hasattr(mod, "outcome") else "") + _noise_html(events)
-    return render_steps(run_id, mod.step_rows(events), intro=intro)
+    return render_steps(run_id, mark_noise(mod.step_rows, events, noise.notes(events)), intro=intro)
 
 
 def _check_runs(source: str, system: str, run_ids) -> None:
@@ -79,11 +79,12 @@ def _run_section(run: load.Run, sample: int, first: bool) -> tuple[str, list[tup
             items = "".join(f'<li><a href="#{anchor(rid)}">{page.esc(rid)}</a> '
                             f'<span class="note">{page.esc(mod.outcome(evs) if hasattr(mod, "outcome") else "")}'
                             f"</span></li>" for rid, evs in got.items())
-            listing = (page.note(f"{sampler.seen} negotiations in this transcript. A sample, one of each kind "
-                                 f"({getattr(mod, 'KIND', 'kind')}), at most {sample}: of the first "
-                                 f"{SAMPLE_CANDIDATES} of a kind in the file, the first in which the mock injected "
-                                 f"no noise (a tone slip, an unclear or misread answer, a lost cue, a garbled "
-                                 f"sentence), else the first; noise that is shown is marked. Any other one: "
+            share = "none" if sampler.noisy_share is None else f"{100 * sampler.noisy_share:.0f}%"
+            listing = (page.note(f"{sampler.seen} negotiations in this transcript. The sample ("
+                                 f"{getattr(mod, 'KIND', 'kind')}): "
+                                 + RULE.format(per_kind=SAMPLE_CANDIDATES, limit=sample, share=share)
+                                 + ". Injected noise (a tone slip, an unclear or misread answer, a lost cue, "
+                                 f"a garbled sentence) is marked. Any other one: "
                                  f"simcore report {run.path} --negotiation RUN_ID")
                        + f'<ul class="sample">{items}</ul>')
             body = listing + "".join(_steps_html(mod, rid, evs) for rid, evs in got.items())

@@ -67,7 +67,25 @@ def fig_behaviours(m: dict) -> str:
                     [[r] + [num(b.get(k), 3) for k, _ in cols] for r, b in rel.items()],
                     caption="Pooled over every pair and both roles; expected (original study): dominant > "
                             "submissive on H1, H3, H4 and dominant < submissive on H2")
-    return '<div class="figs">' + "".join(figs) + "</div>" + tab
+    return '<div class="figs">' + "".join(figs) + "</div>" + tab + h4_table(m)
+
+
+def _share(v) -> str:
+    return "undefined" if v is None else num(v, 3)
+
+
+def h4_table(m: dict) -> str:
+    """H4 against each partner relation, both counts as measured; a share with no leads (or no
+    subject openings) on either side is shown as undefined, never 0."""
+    h4 = m.get("h4_by_partner") or {}
+    rows = [[rel, partner, _share(v.get("leads_own_values")), _share(v.get("opens_subjects"))]
+            for rel, by in h4.items() for partner, v in by.items()]
+    if not rows:
+        return ""
+    return table(["speaker's relation", "partner", "H4 leads own values (simcore)",
+                  "H4 opens sub-negotiations (reference notes)"], rows,
+                 caption="H4 per partner (both roles): this side's share of both sides' leads or subject "
+                         "openings; undefined where neither side ever led (or opened a subject)")
 
 
 def fig_outcomes(m: dict) -> str:

@@ -56,6 +56,7 @@ table.cand td, table.cand th { overflow-wrap:normal; white-space:nowrap; padding
 table.cand td:nth-child(2) { white-space:normal; }
 table.cand tr.chosen td { background:#e6f4ea; font-weight:600; }
 ul.sample { columns:2; font-size:14px; }
+.noise-mark { color:#a33; font-size:13px; }
 @media (max-width:800px) { .figs { grid-template-columns:1fr; } ul.sample { columns:1; } }
 @media print {
   nav.toc { display:none; }

@@ -49,13 +49,38 @@ def test_scorable_lost_cues_are_marked(capsys, tmp_path):
     assert all(not noise.notes(evs) for evs in exact.values())
 
 
-def test_the_report_samples_a_negotiation_without_noise_and_says_how(capsys, tmp_path):
+def test_the_report_samples_noise_in_proportion_and_says_how(capsys, tmp_path):
     _runs(capsys, tmp_path, "astra", "--partners", "base", "--setups", "integrative", "--episodes", "20",
           "--agents", "astra")
     code, _, err = simcore(capsys, "report", str(tmp_path))
     assert code == 0, err
     html = (tmp_path / "report.html").read_text()
-    assert "the first in which the mock injected no noise" in html
-    first = next(iter(runs(read_jsonl(str(tmp_path / "transcripts.jsonl"))).items()))
+    assert "negotiations with injected noise are shown in the share the candidates carry them" in html
+    episodes = list(runs(read_jsonl(str(tmp_path / "transcripts.jsonl"))).items())
+    first = episodes[0]
     assert noise.notes(first[1])  # the file's first episode has noise (an unclear answer) ...
-    assert f"Step-through: {first[0]}<" not in html  # ... so another is shown
+    # one kind: its first noisy candidate is shown when round(share) >= 1, else its first clean one
+    cands = [(r, e) for r, e in episodes[:5] if len(e) > 1]
+    share = sum(bool(noise.notes(e)) for _, e in cands) / len(cands)
+    want = next(r for r, e in cands if bool(noise.notes(e)) == (share >= 0.5))
+    assert f"Step-through: {want}<" in html
+    assert f"{100 * share:.0f}%" in html
+
+
+def test_noise_is_marked_inline_at_the_turn_where_it_happened(capsys, tmp_path):
+    _runs(capsys, tmp_path, "astra", "--partners", "base", "--setups", "integrative", "--episodes", "20",
+          "--agents", "astra")
+    first_id, first = next(iter(runs(read_jsonl(str(tmp_path / "transcripts.jsonl"))).items()))
+    notes = noise.notes(first)
+    assert notes
+    out = tmp_path / "one.html"
+    code, _, err = simcore(capsys, "report", str(tmp_path), "--negotiation", first_id, "--out", str(out))
+    assert code == 0, err
+    html = out.read_text()
+    rows = [r for r in html.split("<tr") if "injected noise:</b>" in r]
+    seq, note = sorted(notes.items())[0]
+    by_seq = {e.seq: e for e in first}
+    # the mark sits in the row of the turn whose event carried the noise: its round and its words
+    row = next(r for r in rows if f"#{seq}:" in r)
+    assert f"r{by_seq[seq].round}" in row
+    assert len(rows) <= len(notes)

@@ -28,7 +28,7 @@ from scenarios.restaurants import load_domain
 from simcore import seeding
 from simcore.argcheck import seat_ref
 from simcore.backends import build_backend
-from simcore.metrics.dominance import dialogue_record, pool_pair, pool_relation
+from simcore.metrics.dominance import dialogue_record, pool_pair, pool_relation, pool_relation_vs
 from simcore.readings import reading_totals
 from simcore.registry import resolve
 from simcore.study import Job, JobOutput, Summary, config_block, with_model_calls
@@ -181,13 +181,15 @@ class DominanceStudy:
             results[f"{a}__{u}"]["fallbacks"] = sum(r["fallbacks"] for r in recs)
         rels = [r for r in RELATIONS if r in config.agents or r in config.users]
         behaviour = {r: pool_relation(by_pair, r) for r in rels}
+        h4 = {r: {q: v for q in rels if (v := pool_relation_vs(by_pair, r, q))} for r in rels}
         recs = [r for rs in by_pair.values() for r in rs]
         metrics = {"system": SYSTEM, "seed": config.seed, "config": config_block(config),
                    "results": results, "behaviours_by_relation": behaviour,
+                   "h4_by_partner": h4,
                    "fallbacks": int(sum(o.fallbacks for o in outputs)),
                    "readings": reading_totals(sum(r["readings"][0] for r in recs),
                                               sum(r["readings"][1] for r in recs))}
-        return with_model_calls(Summary(SYSTEM, metrics, tables(config, results, behaviour)), outputs)
+        return with_model_calls(Summary(SYSTEM, metrics, tables(config, results, behaviour, h4)), outputs)
 
 
 STUDY = DominanceStudy()

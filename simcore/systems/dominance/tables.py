@@ -7,7 +7,7 @@ from simcore.readings import accuracy_cell
 from simcore.tables import Table
 
 
-def tables(config, results, behaviour) -> list[Table]:
+def tables(config, results, behaviour, h4=None) -> list[Table]:
     """The study's tables: the success matrix, the outcomes per pair, the utterance counts per
     side and the behaviours by relation."""
     dom = config.domain
@@ -63,4 +63,22 @@ def tables(config, results, behaviour) -> list[Table]:
                      "notes' counterpart, 'who opens sub-negotiations': the share of subject changes); "
                      "forwarded_share: of the booked options' values, the share this side put forward first; "
                      "booked_proposer_share: booked dialogues where this side first proposed the booked option")
-    return [grid, pairs, counts, beh]
+    out = [grid, pairs, counts, beh]
+    if h4:
+        hrows = [(rel, partner, _share(v["leads_own_values"]), _share(v["opens_subjects"]))
+                 for rel, by in h4.items() for partner, v in by.items()]
+        out.append(Table("dominance_h4_by_partner",
+                         "H4 of the speaker's relation against each partner relation (both roles), both counts "
+                         "as measured",
+                         ("relation", "partner", "H4_leads_own_values", "H4_opens_subjects"), hrows,
+                         note="each cell: this side's share of the leads (or subject openings) of both sides; "
+                              "undefined: neither side ever led (or opened a subject) in these dialogues"))
+    return out
+
+
+def _share(v):
+    """A share, or the word ``undefined`` where its denominator is 0 (never shown as 0)."""
+    return UNDEFINED if v is None else v
+
+
+UNDEFINED = "undefined"
