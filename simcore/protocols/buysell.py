@@ -225,6 +225,8 @@ class BuySellState:
                 return f"expected simcore.protocols.buysell.Action, got {type(action).__name__}"
             if action.answer not in answers:
                 return f"{action.answer!r} is not legal now; legal: {', '.join(answers)}"
+            if action.answer == "PROPOSAL" and action.stated is None and action.price is None and not action.text:
+                return "a PROPOSAL needs a price"
             return self._bad_price(action.price) if action.price is not None else ""
 
         return Legal("turn", f"an Action answering {', '.join(answers) or '(none: not your turn)'}", check,

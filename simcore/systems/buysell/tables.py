@@ -17,10 +17,10 @@ def _num(m: dict, name: str, pct: bool = False) -> Num:
 
 
 def pairs_table(config, results) -> Table:
-    rows = []
+    rows, logged = [], config.cost == (40, 40) and config.value == (60, 60)  # the logs' scenario
     for key, m in results.items():
         seller, buyer = key.split("__")
-        logs = LOG_PAIRS.get((seller, buyer))
+        logs = LOG_PAIRS.get((seller, buyer)) if logged else None
         rows.append((seller, buyer, m["episodes"], _num(m, "deal_rate", True),
                      *(_num(m, f"{k}_mean") for k in ("price", "seller_payoff", "buyer_payoff", "turns")),
                      m["invalid_moves"], f"{logs[1]}/{logs[0]}" if logs else None, logs[2] if logs else None))
@@ -30,6 +30,6 @@ def pairs_table(config, results) -> Table:
                  ("seller", "buyer", "episodes", "deals", "price", "seller payoff", "buyer payoff", "turns",
                   "invalid", "logs deals", "logs price"), rows,
                  note="deals: share with its 95% Wilson interval; price: mean over deals, payoffs: mean over all "
-                      "episodes (0 without a trade), each with its 95% t interval; logs: the paper's logs for the "
-                      "same pair of models at cost 40 / willingness 60 (deals of games, median price), figures the "
-                      "stand-ins were not built from")
+                      "episodes (0 without a trade), each with its 95% t interval; logs (cost 40 / willingness 60 "
+                      "only): the paper's logs for the same pair of models (deals of games, median price), figures "
+                      "the stand-ins were not built from")
