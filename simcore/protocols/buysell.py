@@ -23,7 +23,7 @@ Choices (each a parameter):
 |---|---|
 | A proposal beyond the limit is illegal (``enforce_limit=True``); ``False`` allows it, as the paper's code does. | the code only tells the model the limit ("DO NOT propose a new trade after ..."); refusing it keeps the finite action set exact |
 | A price is a whole number from 0 to ``budget``, the buyer's money (100). | whole ZUP: ``bs/prompt.py:16``; the buyer holds 100 ZUP: ``experiment_buysell.py:53``; bounding the price by it is a choice (the buy-sell game never calls ``Trade.can_accept``) |
-| A PROPOSAL whose words state no price, or one outside [0, budget], is an invalid move: recorded with its reason and counted; its words stand and nothing is on the table; ACCEPT then ends the game without a trade. | the paper's code raises on a trade it cannot read and its experiment loop drops the game (``experiment_buysell.py:70-78``); a study keeps every game |
+| A PROPOSAL whose words state no price, or one outside [0, budget], is an invalid move: recorded with its reason and counted; its words stand and nothing is on the table; ACCEPT then ends the game without a trade. | the paper's code raises on a trade it cannot read and its experiment loop drops the game (``experiment_buysell.py:70-78``): that is the experiment's rule, not the game's, so there is no game parameter for it; a study keeps every game and counts the moves |
 
 The state holds no generator and calls no agent: the driver (:mod:`simcore.driver`) gives the
 seat to act its :class:`Observation` and applies the :class:`Action` its agent returns.  The
