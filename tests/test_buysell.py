@@ -172,8 +172,6 @@ def test_the_study_is_deterministic_whatever_the_worker_count(tmp_path):
     assert b'"gpt-4__gpt-4"' in outs[0][0] and np.all([len(x) > 0 for x in outs[0]])
 
 
-@pytest.mark.xfail(strict=True, raises=KeyError, reason="contract defect: simcore/report/__init__.py names each "
-                   "system's report module (MODULES) and a system package cannot provide its own")
 def test_simcore_report_reads_a_buysell_run(tmp_path):
     from simcore.launch import launch
     from simcore.report import build

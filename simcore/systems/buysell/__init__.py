@@ -8,7 +8,7 @@ playthroughs) and :mod:`.cli` (the command).  The game is :mod:`simcore.protocol
 decision rule :mod:`policies.buysell`; the words :mod:`mockllm.buysell`.
 """
 
-from simcore.systems.buysell.cli import command, run_default
+from simcore.systems.buysell.cli import FIRST_LOOK, command, run_default
 from simcore.systems.buysell.envspec import ENV
 from simcore.systems.buysell.evidence import CLAIMS, ROLES
 from simcore.systems.buysell.match import episode, start
@@ -16,5 +16,15 @@ from simcore.systems.buysell.registry import REGISTRY, SYSTEM
 from simcore.systems.buysell.render import PLAYTHROUGHS, render_run
 from simcore.systems.buysell.study import STUDY, BuySellConfig
 
-__all__ = ["SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
+#: the module of its section of ``simcore report``; no rule table (the stand-ins' rule is one function)
+REPORT = "simcore.systems.buysell.report"
+RULE_MODULES = ()
+
+
+def noise_notes(events) -> dict:
+    """The buy-sell mock injects no marked noise: no note for any event."""
+    return {}
+
+
+__all__ = ["FIRST_LOOK", "REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "command", "run_default", "render_run", "PLAYTHROUGHS",
            "BuySellConfig", "start", "episode", "ENV"]
