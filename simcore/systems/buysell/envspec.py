@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from simcore.argcheck import seed_sequence
 from simcore.contract import Match
-from simcore.protocols.buysell import SEATS, BuySellGame
+from simcore.envspec import EnvSpec
 from simcore.registry import registered, resolve
-from simcore.systems.buysell.match import VoicedSeat, check_options, episode_match
+from simcore.systems.buysell.match import OPTIONS, VoicedSeat, episode_match
 from simcore.systems.buysell.registry import SYSTEM
 from simcore.systems.buysell.render import render_run
 
@@ -24,82 +23,40 @@ from simcore.systems.buysell.render import render_run
 CHECK_TURNS = 20
 
 
-class BuySellEnv:
-    system = SYSTEM
+class BuySellEnv(EnvSpec):
+    system, options = SYSTEM, OPTIONS
 
-    @staticmethod
-    def check(options: dict) -> None:
-        check_options(options)
+    def match(self, seq, options: dict) -> Match:
+        return episode_match(seq, **options)
 
-    @staticmethod
-    def seats(options: dict) -> tuple[str, ...]:
-        return SEATS
-
-    @staticmethod
-    def match(seq, options: dict) -> Match:
-        return episode_match(seed_sequence(seq), **options)
-
-    @staticmethod
-    def action_count(options: dict, seat: str) -> int:
-        return options.get("budget", 100) + 3
-
-    @staticmethod
-    def feature_count(options: dict) -> int:
-        return BuySellGame.feature_count
-
-    @staticmethod
-    def decision(state, seat: str, index: int) -> Any:
-        return state.game.decision(state, seat, index)
-
-    @staticmethod
-    def mask(state, seat: str):
-        return state.game.mask(state, seat)
-
-    @staticmethod
-    def features(state, seat: str):
-        return state.game.features(state, seat)
-
-    @staticmethod
-    def voice(match: Match, seat: str, agent) -> Any:
+    def voice(self, match: Match, seat: str, agent) -> Any:
         return VoicedSeat(agent, match.setups[seat])
 
-    @staticmethod
-    def rewards(match: Match, result) -> dict:
+    def rewards(self, match: Match, result) -> dict:
         return {"seller": result[0].seller_payoff, "buyer": result[0].buyer_payoff}
 
-    @staticmethod
-    def truncated(result) -> bool:
+    def truncated(self, result) -> bool:
         return result[0].status == "turn_limit"
 
-    @staticmethod
-    def render(events) -> str:
+    def render(self, events) -> str:
         return render_run(events) if events else ""
 
-    # -- simcore.testing.check_policy -------------------------------------------------
-    @staticmethod
-    def check_seats() -> tuple[str, ...]:
-        return SEATS
-
-    @staticmethod
-    def steps(seat: str) -> tuple[str, ...]:
+    def steps(self, seat: str) -> tuple[str, ...]:
         return ("turn",)
 
-    @staticmethod
-    def opponents(seat: str) -> list[str]:
+    def opponents(self, seat: str, policy: Any) -> list[str]:
         """Every built-in stand-in of the other seat."""
         other = "buyer" if seat == "seller" else "seller"
         return [i for i in registered("policy", system=SYSTEM) if resolve("policy", i).meta.get("role") == other]
 
-    @staticmethod
-    def check_match(seq, seat: str, policy: Any, opponent: Any, rounds: Any) -> Match:
+    def check_match(self, seq, seat: str, policy: Any, opponent: Any, rounds: Any) -> Match:
         """A game with ``policy`` in ``seat`` against ``opponent`` (None: the default stand-in, replaced
         by random legal play) over :data:`CHECK_TURNS` turns unless told, with the noise-free mock."""
         other = "buyer" if seat == "seller" else "seller"
         return episode_match(seq, turns=rounds or CHECK_TURNS, backend="mock-exact-v1",
                              **{seat: policy, other: opponent})
 
-    @staticmethod
-    def findings(match: Match, result, seat: str) -> list[tuple]:
+    def findings(self, match: Match, result, seat: str) -> list[tuple]:
         """The seat's proposals the game refused as invalid (a price it cannot hold)."""
         return [(e.round, f"its proposal was refused as invalid: {e.intent.get('reason')}")
                 for e in result[0].events if e.phase == "invalid" and e.intent.get("player") == seat]
