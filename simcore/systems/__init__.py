@@ -14,6 +14,7 @@ STUDIES = {
     "scorable": "simcore.systems.scorable",
     "astra": "simcore.systems.astra",
     "dominance": "simcore.systems.dominance",
+    "buysell": "simcore.systems.buysell",
 }
 
 
