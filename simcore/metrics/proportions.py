@@ -30,6 +30,18 @@ def wilson95(successes: int, trials: int) -> tuple[float, float] | None:
     return float(ci.low), float(ci.high)
 
 
+def newcombe95(k1: int, n1: int, k2: int, n2: int) -> tuple[float, float] | None:
+    """The 95% interval of ``k1/n1 - k2/n2``: Newcombe's hybrid score interval (his method 10),
+    from each share's Wilson interval; the two samples independent.  None without trials."""
+    a, b = wilson95(k1, n1), wilson95(k2, n2)
+    if a is None or b is None:
+        return None
+    p1, p2 = k1 / n1, k2 / n2
+    d = p1 - p2
+    return (float(d - ((p1 - a[0]) ** 2 + (b[1] - p2) ** 2) ** 0.5),
+            float(d + ((a[1] - p1) ** 2 + (p2 - b[0]) ** 2) ** 0.5))
+
+
 def trials_metric(name: str, shares: Mapping[str, str]) -> str | None:
     """The metric counting the trials of the share ``name``, or None when it is no share."""
     for pattern, trials in shares.items():

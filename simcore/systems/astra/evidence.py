@@ -16,6 +16,11 @@ def _pair(metrics, agent, partner="base"):
     return (metrics.get("results") or {}).get(f"{agent}__{partner}") or {}
 
 
+def _interval(claim_id):
+    """The claim's 95% interval, as the study records it (``claim_intervals``: simcore.metrics.astra)."""
+    return lambda m: (m.get("claim_intervals") or {}).get(claim_id)
+
+
 def _diff(a, b):
     return None if a is None or b is None else a - b
 
@@ -92,22 +97,27 @@ def _claims():
     return (
         Claim("astra_beats_partner_all", "ASTRA scores more than its partner (all episodes)",
               "20.69 vs 12.33 (Table 1)",
-              lambda m: _diff(_pair(m, "astra").get("agent_score_all"), _pair(m, "astra").get("partner_score_all"))),
+              lambda m: _diff(_pair(m, "astra").get("agent_score_all"), _pair(m, "astra").get("partner_score_all")),
+              interval=_interval("astra_beats_partner_all")),
         Claim("astra_beats_partner_agreed", "ASTRA scores more than its partner (agreements)",
               "24.34 vs 14.50 (Table 1)",
               lambda m: _diff(_pair(m, "astra").get("agent_score_agreed"),
-                              _pair(m, "astra").get("partner_score_agreed"))),
+                              _pair(m, "astra").get("partner_score_agreed")),
+              interval=_interval("astra_beats_partner_agreed")),
         Claim("astra_beats_no_astra", "ASTRA scores more than the agent without it (agreements)",
               "24.34 vs 20.75 (Table 1, §4.1)",
               lambda m: _diff(_pair(m, "astra").get("agent_score_agreed"),
-                              _pair(m, "no-astra").get("agent_score_agreed"))),
+                              _pair(m, "no-astra").get("agent_score_agreed")),
+              interval=_interval("astra_beats_no_astra")),
         Claim("astra_walks_away_more", "ASTRA walks away more often than the agent without it",
               "17% vs 4% (Table 1)",
-              lambda m: _diff(_pair(m, "astra").get("walk_away_rate"), _pair(m, "no-astra").get("walk_away_rate"))),
+              lambda m: _diff(_pair(m, "astra").get("walk_away_rate"), _pair(m, "no-astra").get("walk_away_rate")),
+              interval=_interval("astra_walks_away_more")),
         Claim("astra_offers_nearer_frontier", "ASTRA's offers are Pareto-optimal more often than its partner's",
               "Figure 7 (no figure given)",
               lambda m: _diff(_pair(m, "astra").get("pareto_optimal_share"),
-                              _pair(m, "astra").get("partner_pareto_optimal_share"))),
+                              _pair(m, "astra").get("partner_pareto_optimal_share")),
+              interval=_interval("astra_offers_nearer_frontier")),
     )
 
 

@@ -26,7 +26,7 @@ from policies.astra import AgentParams
 from scenarios.bilateral import load_domain
 from simcore.argcheck import seat_ref
 from simcore.backends import build_backend
-from simcore.metrics.astra import aggregate, tactic_shares
+from simcore.metrics.astra import aggregate, claim_intervals, tactic_shares
 from simcore.readings import reading_totals
 from simcore.role_backends import check_roles
 from simcore.seeding import derive
@@ -211,7 +211,9 @@ class AstraStudy:
                                    "results": results, "by_setup": setups, "tactics": tactics,
                                    "config": config_block(config),
                                    "fallbacks": int(sum(o.fallbacks for o in outputs)),
-                                   "readings": _run_readings(outputs)}
+                                   "readings": _run_readings(outputs),
+                                   "claim_intervals": claim_intervals(by_pair.get("astra__base", []),
+                                                                      by_pair.get("no-astra__base", []))}
         tables = [table1(config, results, headline), table_by_setup(setups, domain), table_tactics(tactics),
                   table_walk_aways(results)]
         if config.weights_sweep:

@@ -5,10 +5,9 @@ evidence and family (``simcore roles scorable``), and the headline claims of Tab
 
 from __future__ import annotations
 
-from scipy import stats
-
 from simcore.protocols.scorable import (AMEND_FROM_LOGS, ASPIRATION_FROM_LOGS, FINAL_FROM_LOGS, FIT_KNOWLEDGE,
                                         FIT_THRESHOLD)
+from simcore.metrics.proportions import newcombe95
 from simcore.roles import Claim, Evidence, Role, StandIn
 from simcore.systems.scorable.registry import SYSTEM
 
@@ -32,17 +31,8 @@ def _far_interval(m, a, b):
     ra, rb = res.get(a) or {}, res.get(b) or {}
     if not all(isinstance(r.get("FAR"), (int, float)) and r.get("trials") for r in (ra, rb)):
         return None
-    spans = []
-    for r in (ra, rb):
-        n = int(r["trials"])
-        k = round(r["FAR"] * n)
-        ci = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
-        spans.append((k / n, ci.low, ci.high))
-    (pa, la, ua), (pb, lb, ub) = spans
-    d = pa - pb
-    low = d - ((pa - la) ** 2 + (ub - pb) ** 2) ** 0.5
-    high = d + ((ua - pa) ** 2 + (pb - lb) ** 2) ** 0.5
-    return [float(low), float(high)]
+    na, nb = int(ra["trials"]), int(rb["trials"])
+    return list(newcombe95(round(ra["FAR"] * na), na, round(rb["FAR"] * nb), nb))
 
 
 def _best_other(m):
