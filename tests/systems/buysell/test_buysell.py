@@ -152,7 +152,7 @@ def test_stepping_the_env_with_the_stand_ins_actions_gives_the_runs_transcript(s
 
 
 def test_a_users_agent_takes_a_seat_by_class_instance_path_or_id_and_its_illegal_move_is_its_own():
-    for seller in (Fair, Fair(40), "tests.test_buysell:Fair", "buysell-seller-claude-2.1-v1", "claude-2.1"):
+    for seller in (Fair, Fair(40), "tests.systems.buysell.test_buysell:Fair", "buysell-seller-claude-2.1-v1", "claude-2.1"):
         ep = episode(seller, "gpt-4", seed=3)
         assert ep.status == "deal" and ep.events[0].text  # a decision without words is said by the seat's voice
     with pytest.raises(AgentError, match="NeverStops.*no proposals left"):
