@@ -97,19 +97,7 @@ class Greedy:
         return Action("offer", "All of it, please.", d.state_offer(best, "agent"), {"mode": "offer"})
 
 
-class Stubborn:
-    name, tone, appraisal = "stubborn", False, False
-
-    def guess(self, guessed_w):
-        return 5
-
-    def vote(self, me, proposal, guessed_w, last_offer=None):
-        if proposal == me.value:
-            return Vote("AGREE", "accept", None, "preference")
-        return Vote("DISAGREE", "push", me.value, "preference")
-
-    def update(self, me, proposal, dissents, n_voters):
-        return Update("KEEP", proposal, "preference")
+from tests.mind_agents import Stubborn  # noqa: E402
 
 
 REGISTRY = [

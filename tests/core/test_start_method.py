@@ -14,7 +14,7 @@ import threading
 import pytest
 from click.testing import CliRunner
 
-from policies.travel_common import Update, Vote
+from tests import mind_agents
 from simcore.cli import cli
 from simcore.executors import python_threads, start_method
 from simcore.registry import register, unregister
@@ -22,27 +22,14 @@ from simcore.registry import register, unregister
 FORK_IS_DEFAULT = sys.platform.startswith("linux")
 
 
-class Stubborn:
+class Stubborn(mind_agents.Stubborn):
     """A MIND variant registered in code (not by an installed package): votes for its own value."""
-
-    name, tone, appraisal = "stubborn", False, False
 
     def __init__(self, *args, **kwargs):
         pass
 
     def propose(self, me):
         return me.value
-
-    def guess(self, guessed_w):
-        return 5
-
-    def vote(self, me, proposal, guessed_w, last_offer=None):
-        if proposal == me.value:
-            return Vote("AGREE", "accept", None, "preference")
-        return Vote("DISAGREE", "push", me.value, "preference")
-
-    def update(self, me, proposal, dissents, n_voters):
-        return Update("KEEP", proposal, "preference")
 
 
 @pytest.fixture

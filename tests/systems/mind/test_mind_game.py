@@ -170,21 +170,7 @@ def test_random_legal_play_through_the_finite_view_ends():
 
 
 # ------------------------------------------------------------------ a user's agent in a seat
-class Stubborn:
-    """A structured policy (the documented 'your own policy' interface)."""
-
-    name, tone, appraisal = "stubborn", False, False
-
-    def guess(self, guessed_w):
-        return 5
-
-    def vote(self, me, proposal, guessed_w, last_offer=None):
-        if proposal == me.value:
-            return Vote("AGREE", "accept", None, "preference")
-        return Vote("DISAGREE", "push", me.value, "preference")
-
-    def update(self, me, proposal, dissents, n_voters):
-        return Update("KEEP", proposal, "preference")
+from tests.mind_agents import Stubborn  # noqa: E402  (a structured policy)
 
 
 class StubbornAgent:
