@@ -23,9 +23,8 @@ from __future__ import annotations
 import math
 from typing import Mapping, Sequence
 
-from scipy.stats import t as student_t
-
 from simcore import caches
+from simcore.metrics.means import mean95, welch95
 from simcore.metrics.proportions import newcombe95
 
 
@@ -116,29 +115,8 @@ def aggregate(records: Sequence[Mapping]) -> dict:
     }
 
 
-def _mean95(xs: Sequence[float]) -> list | None:
-    """The 95% t interval of the mean of ``xs`` (None for fewer than two)."""
-    n = len(xs)
-    if n < 2:
-        return None
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1)
-    half = float(student_t.ppf(0.975, n - 1)) * math.sqrt(var / n)
-    return [_r(m - half), _r(m + half)]
-
-
-def _welch95(a: Sequence[float], b: Sequence[float]) -> list | None:
-    """The 95% Welch interval of ``mean(a) - mean(b)`` (independent samples; None for fewer than two each)."""
-    if len(a) < 2 or len(b) < 2:
-        return None
-    ma, mb = sum(a) / len(a), sum(b) / len(b)
-    va = sum((x - ma) ** 2 for x in a) / (len(a) - 1) / len(a)
-    vb = sum((x - mb) ** 2 for x in b) / (len(b) - 1) / len(b)
-    if va + vb == 0:
-        return [_r(ma - mb), _r(ma - mb)]
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1))
-    half = float(student_t.ppf(0.975, df)) * math.sqrt(va + vb)
-    return [_r(ma - mb - half), _r(ma - mb + half)]
+def _rounded(span) -> list | None:
+    return None if span is None else [_r(span[0]), _r(span[1])]
 
 
 def claim_intervals(astra: Sequence[Mapping], without: Sequence[Mapping]) -> dict:
@@ -151,15 +129,15 @@ def claim_intervals(astra: Sequence[Mapping], without: Sequence[Mapping]) -> dic
     out: dict = {}
     if astra:
         agreed = [r for r in astra if r["status"] == "agreement"]
-        out["astra_beats_partner_all"] = _mean95([r["agent_score"] - r["partner_score"] for r in astra])
-        out["astra_beats_partner_agreed"] = _mean95([r["agent_score"] - r["partner_score"] for r in agreed])
+        out["astra_beats_partner_all"] = _rounded(mean95([r["agent_score"] - r["partner_score"] for r in astra]))
+        out["astra_beats_partner_agreed"] = _rounded(mean95([r["agent_score"] - r["partner_score"] for r in agreed]))
         span = newcombe95(sum(r["pareto_optimal"] for r in astra), sum(r["agent_offers"] for r in astra),
                           sum(r.get("partner_pareto_optimal", 0) for r in astra),
                           sum(r.get("partner_offers", 0) for r in astra))
         out["astra_offers_nearer_frontier"] = None if span is None else [_r(span[0]), _r(span[1])]
     if astra and without:
-        out["astra_beats_no_astra"] = _welch95([r["agent_score"] for r in astra if r["status"] == "agreement"],
-                                               [r["agent_score"] for r in without if r["status"] == "agreement"])
+        out["astra_beats_no_astra"] = _rounded(welch95([r["agent_score"] for r in astra if r["status"] == "agreement"],
+                                                       [r["agent_score"] for r in without if r["status"] == "agreement"]))
         span = newcombe95(sum(1 for r in astra if r["status"] == "walk_away"), len(astra),
                           sum(1 for r in without if r["status"] == "walk_away"), len(without))
         out["astra_walks_away_more"] = None if span is None else [_r(span[0]), _r(span[1])]

@@ -12,12 +12,18 @@ Per trial (one session of one method), from the final deal d_T and the history:
 
 A method's figure is the mean over its trials; the standard error of a rate is
 sqrt(r (1 - r) / n).  Methods without an estimator (Base-LLM) have no MSE.
+
+The MSE claims' intervals (:func:`claim_intervals`) are paired by trial: every method plays
+trial t from the same seed (the speaking order, the cues and the mock's noise are common), so
+the difference of two methods' MSE is measured trial by trial.
 """
 
 from __future__ import annotations
 
 import math
 from typing import Iterable, Mapping, Sequence
+
+from simcore.metrics.means import mean95
 
 
 def aggregate(records: Sequence[Mapping], parties: Sequence[str]) -> dict:
@@ -63,3 +69,30 @@ def mse_by_turn(records: Iterable[Mapping]) -> list[float]:
             sums[t] += v
             counts[t] += 1
     return [s / c if c else float("nan") for s, c in zip(sums, counts)]
+
+
+#: the MSE claims (simcore.systems.scorable.evidence): claim id -> (method above, method below)
+MSE_CLAIMS = {"mse_below_base_om": ("base-om-p1", "proposed-p1"),
+              "mse_below_llm_pe": ("llm-pe-p1", "proposed-p1")}
+
+
+def trial_mse(record: Mapping) -> float | None:
+    """p1's final MSE averaged over the other parties in one trial (None without an estimate)."""
+    mse = record.get("mse")
+    return sum(mse.values()) / len(mse) if mse else None
+
+
+def claim_intervals(records: Mapping[str, Sequence[Mapping]]) -> dict:
+    """95% intervals of the MSE claims' differences, from each method's per-trial records
+    (``records[method][t]``, trial t of every method played from the same seed): the mean of
+    the paired per-trial differences, a t interval (:func:`simcore.metrics.means.mean95`);
+    rounded to 4 decimals.  A claim whose two methods were not both run is left out."""
+    out: dict = {}
+    for claim, (above, below) in MSE_CLAIMS.items():
+        if above not in records or below not in records:
+            continue
+        diffs = [a - b for a, b in zip(map(trial_mse, records[above]), map(trial_mse, records[below]))
+                 if a is not None and b is not None]
+        span = mean95(diffs)
+        out[claim] = None if span is None else [round(span[0], 4), round(span[1], 4)]
+    return out

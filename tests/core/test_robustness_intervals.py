@@ -83,4 +83,22 @@ def test_scorable_far_claims_carry_a_newcombe_interval():
     assert 0.45 < lo < 0.6 < hi < 0.7  # far from zero: holds
     lo, hi = claims["all_above_p1"].interval(m)
     assert lo < 0 < hi  # five points on 100 trials each: inconclusive
-    assert claims["mse_below_base_om"].interval is None  # no per-trial spread recorded: no interval
+    assert claims["mse_below_base_om"].interval(m) is None  # a run without the paired intervals: none
+
+
+def test_scorable_mse_claims_are_paired_by_trial():
+    from simcore.metrics.scorable import claim_intervals
+    from simcore.systems.scorable import evidence as scorable_evidence
+
+    rng = np.random.default_rng(3)
+    base = [100 + 40 * rng.random() for _ in range(50)]  # trials vary far more than the methods differ
+    records = {"base-om-p1": [{"mse": {"a": x + 2.0, "b": x + 4.0}} for x in base],
+               "proposed-p1": [{"mse": {"a": x, "b": x}} for x in base],
+               "llm-pe-p1": [{"mse": {"a": x + (1 if k % 2 else -1), "b": x}} for k, x in enumerate(base)]}
+    got = claim_intervals(records)
+    assert got["mse_below_base_om"] == [3.0, 3.0]  # the same 3 points in every trial: no spread
+    lo, hi = got["mse_below_llm_pe"]
+    assert lo < 0 < hi  # +-0.5 by trial: no difference on the whole
+    claims = {c.id: c for c in scorable_evidence.CLAIMS}
+    assert claims["mse_below_base_om"].interval({"claim_intervals": got}) == [3.0, 3.0]
+    assert "mse_below_base_om" not in claim_intervals({"proposed-p1": records["proposed-p1"]})

@@ -26,7 +26,7 @@ import click
 from mockllm.client import merge_by_task
 from scenarios.scorable import check_playable, load_game
 from simcore.backends import build_backend
-from simcore.metrics.scorable import aggregate, mse_by_turn
+from simcore.metrics.scorable import aggregate, claim_intervals, mse_by_turn
 from simcore.protocols.scorable import Settings
 from simcore.readings import reading_totals
 from simcore.role_backends import check_roles
@@ -161,9 +161,9 @@ class ScorableStudy:
     def summarize(self, config: ScorableConfig, outputs: Sequence[JobOutput]) -> Summary:
         game = load_game(config.game)
         others = [p.short for k, p in enumerate(game.parties) if k != game.p1]
-        results = {}
+        results, by_method = {}, {}
         for m in config.methods:
-            recs = [o.record[m] for o in outputs]
+            recs = by_method[m] = [o.record[m] for o in outputs]
             results[m] = aggregate(recs, others)
             trace = mse_by_turn(recs)
             if trace:
@@ -172,7 +172,8 @@ class ScorableStudy:
         metrics = {"system": SYSTEM, "game": game.id, "seed": config.seed, "trials": config.trials,
                    "game_counts": counts, "config": config_block(config), "results": results,
                    "readings": reading_totals(sum(results[m]["readings"]["read"] for m in config.methods),
-                                              sum(results[m]["readings"]["right"] for m in config.methods))}
+                                              sum(results[m]["readings"]["right"] for m in config.methods)),
+                   "claim_intervals": claim_intervals(by_method)}
         tables = [table_outcomes(config, game, results)]
         mse = table_mse(config, others, results)
         if mse is not None:

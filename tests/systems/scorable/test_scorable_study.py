@@ -73,6 +73,7 @@ def test_command_writes_the_documented_metrics(tmp_path):
         assert {"FAR", "PAR", "LAR", "MSE"} <= set(block)
         assert set(block["MSE"]) == {"DoT", "Env", "Uni", "Cit", "May", "avg"}
         assert 0 <= block["FAR"] <= block["PAR"] <= block["LAR"] <= 1
+    assert m["claim_intervals"] == {}  # neither MSE claim's pair of methods was run
     shown = CliRunner().invoke(cli, ["show", str(out / "transcripts.jsonl"), "--limit", "1"]).output
     assert "RESULT" in shown and "MSE now" in shown and "top hypothesis about" in shown
 
