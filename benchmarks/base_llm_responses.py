@@ -2,8 +2,8 @@
 
     python benchmarks/base_llm_responses.py PATH/TO/LLM-Deliberation [--logs logs/all_coop_temp1_base_gpt4]
 
-Evidence for a negotiator that learns what each other party needs from its answers (issue
-16).  In the benchmark (and in the seed's sec. 2: "in each round t, a designated party
+Evidence for a negotiator that learns what each other party needs from its answers
+(``acceptance_rule="learnt"``).  In the benchmark (and in the seed's sec. 2: "in each round t, a designated party
 proposes a deal d_t and a natural language utterance u_t") a party's answer to the deal on
 the table is its own turn: a public text with a deal in it.  This script reads each answer
 against the deal on the table (the last parsed deal before it) and counts, with **stated
