@@ -13,7 +13,8 @@ transcript file stays small and the study's memory stays flat.
 ``simcore run scorable [--game ID|PATH] [--methods ...] [--trials N] [--seed S]
 [--workers W] [--out DIR]`` prints the analogues of Tables 1 and 2 and writes
 ``DIR/metrics.json``: ``{"system": "scorable", "game": ID, "seed": S, "results":
-{"<method>": {"FAR", "PAR", "LAR", "MSE": {"<party>": x, "avg": x}, ...}}}``.
+{"<method>": {"FAR", "PAR", "LAR", "MSE": {"<party>": x, "avg": x}, ...}}, "claim_intervals":
+{...}}`` (the MSE claims' 95% intervals, paired by trial).
 """
 
 from __future__ import annotations
