@@ -3,7 +3,7 @@
 The public API (docs/users/api.md) -- every name below; the other modules are internal:
 
 >>> import simcore
->>> episode = simcore.astra_episode("astra-agent-v3", "base-partner-v2", seed=7)
+>>> episode = simcore.astra_episode("astra-agent-v4", "base-partner-v2", seed=7)
 >>> episode.status in ("agreement", "walk_away", "no_agreement")
 True
 

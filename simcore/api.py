@@ -30,6 +30,7 @@ from simcore.registry import make as _make, register as _register, registered as
 from simcore.roles import roles as _roles
 from simcore.systems import STUDIES, part
 from simcore.systems.astra.match import episode_match as astra_match
+from simcore.systems.astra.registry import AGENTS as ASTRA_AGENTS, DEFAULT_BASE_PARTNER
 from simcore.systems.dominance.match import dialogue_match as dominance_match
 from simcore.systems.mind.match import group_match as mind_match
 from simcore.systems.scorable.match import session_match as scorable_match
@@ -69,13 +70,15 @@ def mind_group(policy: Any = "mind-v2", *, size: int = 3, seed: Any = 0, propose
 
 
 # ------------------------------------------------------------------ ASTRA
-def astra_episode(agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2", *, domain: str = "casino-v1",
+def astra_episode(agent: Any = ASTRA_AGENTS["astra"], partner: Any = DEFAULT_BASE_PARTNER, *, domain: str = "casino-v1",
                   setup: str = "integrative", seed: Any = 0, rounds: int = 15, backend: Any = "mock-v1",
                   partner_values: Any = None, no_deal_payoff: str = "zero", notice_rounds: int = 2):
     """One ASTRA episode (section 2, Table 1): ``agent`` in the agent's seat against ``partner``.
 
-    Each seat takes a registered ASTRA policy id (``astra-agent-v3``, ``no-astra-agent-v2``,
-    ``base-partner-v2``, ``greedy-partner-v1``, ...), or your agent -- a class, an instance, a
+    The defaults are the study's: ASTRA (``astra-agent-v4``, ``simcore run astra``'s ``astra``)
+    against the default partner (``base-partner-v2``).  Each seat takes a registered ASTRA policy
+    id (``astra-agent-v4``, ``no-astra-agent-v2``, ``base-partner-v2``, ``greedy-partner-v1``,
+    ...), or your agent -- a class, an instance, a
     factory or a ``"package.module:Class"`` path -- with ``act(observation) -> Action``
     (docs/users/api.md); a class is built with the keywords its ``__init__`` names among ``domain``,
     ``values``, ``client``, ``rng``, ``seat``.  ``domain``: ``casino-v1``,

@@ -3,7 +3,7 @@
 A seat takes
 
 * ``None`` -- the system's built-in agent for that seat;
-* a registered policy id of the system (``"astra-agent-v3"``, ``"dominance-peer-v3"``);
+* a registered policy id of the system (``"astra-agent-v4"``, ``"dominance-peer-v3"``);
 * ``"package.module:Attr"`` -- an import path to any of the below;
 * a class -- built with the keyword arguments its ``__init__`` names among the
   :class:`~simcore.contract.SeatSetup` fields (``seat``, ``scenario``, ``private``,

@@ -61,7 +61,7 @@ NAMES = {**{k: v for k, v in AGENTS.items() if v}, **PARTNERS}
 class SimcoreNegotiator(SAOCallNegotiator):
     """A simcore agent of ASTRA's game as a NegMAS negotiator (the module docstring).
 
-    ``agent``: a registry id (``"astra-agent-v3"``, ``"no-astra-agent-v2"``, ``"base-partner-v2"``,
+    ``agent``: a registry id (``"astra-agent-v4"``, ``"no-astra-agent-v2"``, ``"base-partner-v2"``,
     ...), a study name (``"astra"``, ``"no-astra"``, ``"base"``, ``"boulware"``, ...) or your own
     simcore agent (class, instance or ``"package.module:Class"``); ``domain``: the simcore domain
     the mechanism's outcome space was exported from (an id, a file or a
@@ -70,7 +70,7 @@ class SimcoreNegotiator(SAOCallNegotiator):
     scores); ``choices``: the agent's parameters; the other keywords go to NegMAS's
     ``SAOCallNegotiator`` (``name``, ``preferences``, ...)."""
 
-    def __init__(self, agent: Any = "astra-agent-v3", *, domain: Any = "casino-v1", values: Optional[Valuation] = None,
+    def __init__(self, agent: Any = AGENTS["astra"], *, domain: Any = "casino-v1", values: Optional[Valuation] = None,
                  partner_values: Optional[Valuation] = None, seed: int = 0, backend: Any = "mock-v1",
                  notice_rounds: int = 2, choices: Optional[dict] = None, **kwargs):
         super().__init__(**kwargs)
@@ -203,17 +203,17 @@ def _nothing(domain) -> Valuation:
 
 
 class AstraNegotiator(SimcoreNegotiator):
-    """The ASTRA agent (``astra-agent-v3``) as a NegMAS negotiator."""
+    """The study's ASTRA agent (``simcore run astra``'s ``astra``, ``astra-agent-v4``) as a NegMAS negotiator."""
 
     def __init__(self, **kwargs):
-        super().__init__("astra-agent-v3", **kwargs)
+        super().__init__(AGENTS["astra"], **kwargs)
 
 
 class NoAstraNegotiator(SimcoreNegotiator):
-    """The agent without ASTRA (``no-astra-agent-v2``) as a NegMAS negotiator."""
+    """The study's agent without ASTRA (``no-astra-agent-v2``) as a NegMAS negotiator."""
 
     def __init__(self, **kwargs):
-        super().__init__("no-astra-agent-v2", **kwargs)
+        super().__init__(AGENTS["no-astra"], **kwargs)
 
 
 class PartnerNegotiator(SimcoreNegotiator):

@@ -18,12 +18,13 @@ from simcore.contract import Match
 from simcore.envspec import EnvSpec
 from simcore.registry import registered, resolve
 from simcore.systems.astra.match import OPTIONS, VoicedSeat, episode_match
-from simcore.systems.astra.registry import SYSTEM
+from simcore.systems.astra.registry import AGENTS, DEFAULT_BASE_PARTNER, SYSTEM
 from simcore.systems.astra.render import render_run
 
 #: check_policy's round limit: twice the study's, so that late rounds are played
 CHECK_ROUNDS = 30
-DEFAULTS = {"agent": "astra-agent-v3", "partner": "base-partner-v2"}
+#: the seats' defaults: the study's ASTRA and its default partner
+DEFAULTS = {"agent": AGENTS["astra"], "partner": DEFAULT_BASE_PARTNER}
 
 
 class AstraEnv(EnvSpec):

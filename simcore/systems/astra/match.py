@@ -146,7 +146,7 @@ OPTIONS = ("agent", "partner", "domain", "setup", "rounds", "backend", "partner_
            "notice_rounds")
 
 
-def episode_match(seq, *, agent: Any = "astra-agent-v3", partner: Any = "base-partner-v2",
+def episode_match(seq, *, agent: Any = AGENTS["astra"], partner: Any = DEFAULT_BASE_PARTNER,
                   domain: str = "casino-v1", setup: str = "integrative", rounds: int = 15, backend: Any = "mock-v1",
                   partner_values: Optional[Valuation] = None, no_deal_payoff: str = "zero",
                   notice_rounds: int = 2) -> Match:

@@ -1,6 +1,6 @@
 """ASTRA against the public population of NegMAS agents (``simcore run astra-population``).
 
-The agents (ASTRA, ``astra-agent-v3``, and the agent without ASTRA, ``no-astra-agent-v2``) each
+The agents (ASTRA, ``astra-agent-v4``, and the agent without ASTRA, ``no-astra-agent-v2``) each
 negotiate in the agent's seat against every agent of the installed NegMAS agent packages
 (:mod:`simcore.bridges.negmas.population`: ``negmas-genius-agents``, ``negmas-negolog``), seated in
 the partner's seat through :mod:`simcore.bridges.negmas.seat` (truthful answers to priority

@@ -239,7 +239,7 @@ def test_astra_in_a_negmas_mechanism_plays_simcores_own_negotiation(partner):
     astra = AstraNegotiator(name="astra", backend="mock-exact-v1", partner_values=pv)
     m = _mechanism(PartnerNegotiator(partner, name="partner", backend="mock-exact-v1"), astra, sc)
     m.run()
-    ep = simcore.astra_episode("astra-agent-v3", simcore.api.astra_match.__globals__["PARTNERS"][partner]
+    ep = simcore.astra_episode("astra-agent-v4", simcore.api.astra_match.__globals__["PARTNERS"][partner]
                                if partner != "base" else "base-partner-v2", partner_values=pv,
                                backend="mock-exact-v1", seed=0)
     # (the partner's phases are its own intent, which the other negotiator does not see, and NegMAS's
