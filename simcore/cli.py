@@ -25,7 +25,7 @@ import click
 
 from simcore.errors import IllegalMove, SimcoreError
 from simcore.progress import AFTER
-from simcore.systems import STUDIES, available
+from simcore.systems import STUDIES, available, part, studied
 from simcore.textsafe import visible
 
 
@@ -37,19 +37,22 @@ class LazyRunGroup(click.Group):
     """``simcore run SYSTEM``: each system's command lives in its study module."""
 
     def list_commands(self, ctx):
-        return available() + list(EXTRA_STUDIES)
+        return studied() + list(EXTRA_STUDIES)
 
     def get_command(self, ctx, name):
         if name in EXTRA_STUDIES:
             return importlib.import_module(EXTRA_STUDIES[name]).command
         if name not in STUDIES or name not in available():
             return None
-        return importlib.import_module(STUDIES[name]).command
+        return part(name, "command")
 
     def resolve_command(self, ctx, args):
         name = args[0] if args else None
         if name is not None and not name.startswith("-") and self.get_command(ctx, name) is None:
-            ctx.fail(f"unknown system {name!r}; valid: {', '.join(available() + list(EXTRA_STUDIES))}")
+            if name in available():
+                ctx.fail(f"system {name!r} has no study to run (simcore.negotiate, simcore.make_env and "
+                         f"check_policy play it); studies: {', '.join(studied() + list(EXTRA_STUDIES))}")
+            ctx.fail(f"unknown system {name!r}; valid: {', '.join(studied() + list(EXTRA_STUDIES))}")
         return super().resolve_command(ctx, args)
 
 
@@ -99,7 +102,7 @@ def run(ctx, seed, workers, out, progress, overwrite, resume, first_look):
     from simcore import default_study
 
 
-    names = list(available())
+    names = studied()
     if first_look:
         out = os.path.join(out, "first-look")
     todo = default_study.plan(out, names, seed=seed, overwrite=overwrite, resume=resume)  # checks before any work
@@ -108,11 +111,10 @@ def run(ctx, seed, workers, out, progress, overwrite, resume, first_look):
         if name not in todo:
             click.echo(f"== {name} ({i} of {len(names)}): done earlier with seed {seed}, kept ==")
             continue
-        module = importlib.import_module(STUDIES[name])
         click.echo(f"== {name} ({i} of {len(names)}) ==")
         following = AFTER.set(default_study.after_note(todo, name))  # its progress line names what follows
         try:
-            module.run_default(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress,
+            part(name, "run_default")(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress,
                                first_look=first_look)
         finally:
             AFTER.reset(following)

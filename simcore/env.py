@@ -32,7 +32,6 @@ PettingZoo is an optional extra (``pip install 'simcore[pettingzoo]'``).
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Optional, Sequence
 
 import numpy as np
@@ -40,7 +39,7 @@ import numpy as np
 from simcore.argcheck import seed_sequence
 from simcore.driver import play
 from simcore.errors import AgentError, InputError
-from simcore.systems import STUDIES
+from simcore.systems import STUDIES, part
 
 try:  # an optional extra
     from gymnasium import spaces
@@ -226,7 +225,7 @@ def make_env(system: str, *, external: Optional[Sequence[str] | str] = None, see
     seed_sequence(seed)
     if render_mode not in (None, "ansi"):
         raise InputError("render_mode", repr(render_mode), "valid: None, 'ansi'")
-    spec = importlib.import_module(STUDIES[system]).ENV
+    spec = part(system, "ENV")
     spec.check(options)
     external = (external,) if isinstance(external, str) else None if external is None else tuple(external)
     return NegotiationEnv(spec, external, seed, options, render_mode)

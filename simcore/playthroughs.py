@@ -12,12 +12,11 @@ compare with nothing and write a ``tests/`` folder into site-packages.
 
 from __future__ import annotations
 
-import importlib
 import os
 
 from simcore.errors import SimcoreError
 from simcore.files import write_atomic
-from simcore.systems import STUDIES, available
+from simcore.systems import available, part
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DIR = os.path.join(ROOT, "tests", "playthroughs")
@@ -37,8 +36,7 @@ def generate() -> dict[str, str]:
     """``{file name: text}`` for every playthrough of every system."""
     out: dict[str, str] = {}
     for system in available():
-        module = importlib.import_module(STUDIES[system])
-        for name, build in getattr(module, "PLAYTHROUGHS", {}).items():
+        for name, build in part(system, "PLAYTHROUGHS").items():
             out[f"{system}-{name}.txt"] = build()
     return out
 

@@ -9,7 +9,7 @@ plausible stand-ins -- at least four, from tougher to softer, including the one 
 from the paper's transcripts and a human-like one where human data exist -- over which
 every headline is reported (:mod:`simcore.robustness`).
 
-Each system's study module declares ``ROLES`` (a sequence of :class:`Role`) and
+Each system's package may declare ``ROLES`` (a sequence of :class:`Role`; none when it does not) and
 ``CLAIMS`` (a sequence of :class:`Claim`, its headline comparisons); :func:`roles`
 collects them.  ``simcore roles [SYSTEM]`` prints the inventory.
 
@@ -20,13 +20,12 @@ role's stand-in swapped and everything else, the seed included, unchanged.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable, Mapping
 
 import attrs
 
 from simcore.errors import UnknownIdError
-from simcore.systems import STUDIES, available
+from simcore.systems import STUDIES, available, part
 
 
 def _frozen_mapping(value: Mapping[str, Any]) -> tuple:
@@ -131,12 +130,10 @@ class Claim:
     interval: Callable[[Mapping[str, Any]], Any] | None = attrs.field(default=None, eq=False)
 
 
-def _study_module(system: str):
-
+def _known(system: str) -> str:
     if system not in STUDIES:
-
         raise UnknownIdError("system", system, STUDIES)
-    return importlib.import_module(STUDIES[system])
+    return system
 
 
 def roles(system: str | None = None) -> list[Role]:
@@ -145,7 +142,7 @@ def roles(system: str | None = None) -> list[Role]:
     systems = available() if system is None else [system]
     out: list[Role] = []
     for name in systems:
-        out.extend(getattr(_study_module(name), "ROLES", ()))
+        out.extend(part(_known(name), "ROLES"))
     return out
 
 
@@ -159,7 +156,7 @@ def role(role_id: str) -> Role:
 
 
 def claims(system: str) -> list[Claim]:
-    return list(getattr(_study_module(system), "CLAIMS", ()))
+    return list(part(_known(system), "CLAIMS"))
 
 
 def describe_roles(system: str | None = None) -> str:

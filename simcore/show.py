@@ -31,12 +31,11 @@ control character in a model's words shows as ``\\x1b``, never reaches the termi
 from __future__ import annotations
 
 import contextlib
-import importlib
 
 from mockllm.exchanges import KEY, summary
 from simcore import noise
 from simcore.errors import InputError, SimcoreError
-from simcore.systems import STUDIES
+from simcore.systems import STUDIES, part
 from simcore.textsafe import visible
 from simcore.transcript import Event, jsonl_lines, run_of_line
 
@@ -129,7 +128,7 @@ def show_file(path: str, *, run_id: str | None = None, limit: int = 3) -> str:
         system = rid.split("/", 1)[0]
         if system not in STUDIES:
             raise InputError(path, "run", f"run id {rid!r} names no known system ({', '.join(STUDIES)})")
-        render = importlib.import_module(STUDIES[system]).render_run
+        render = part(system, "render_run")
         try:
             marked = noise.lines(events) + _model_lines(events)
             blocks.append(render(events) + ("\n" + "\n".join(marked) if marked else ""))

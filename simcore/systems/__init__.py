@@ -31,35 +31,64 @@ def system_of_study(path: object) -> str | None:
     return None
 
 
-#: what every system's package exports (tests/core/test_system_interface.py checks each one):
-#: the study, its command and its default study (``run_default(seed, workers, out, progress,
-#: first_look)``, ``FIRST_LOOK`` the small size), the registry entries and role evidence, the
-#: renderings, the environment's spec, the modules of its report section and its rule tables,
-#: and its noise finder
-INTERFACE = ("SYSTEM", "STUDY", "REGISTRY", "ROLES", "CLAIMS", "PLAYTHROUGHS", "command", "run_default",
-             "FIRST_LOOK", "render_run", "ENV", "REPORT", "RULE_MODULES", "noise_notes")
+#: what every system's package exports (tests/core/test_system_interface.py checks each one): its
+#: name, the registry entries, the environment's spec (``ENV``) and the renderings
+INTERFACE = ("SYSTEM", "REGISTRY", "ENV", "render_run")
+
+
+def no_noise(events) -> dict:
+    """The noise finder of a system whose mock marks no noise: no note for any event."""
+    return {}
+
+
+#: what a system's package may export, and what :func:`part` gives when it does not: the role
+#: evidence and the paper's claims, the golden playthroughs, the modules whose ``RULES`` are its
+#: rule tables, its noise finder, and its study -- the study object, its command, its default
+#: study (``run_default(seed, workers, out, progress, first_look)``, ``FIRST_LOOK`` the small
+#: size) and the module of its section of ``simcore report`` (``REPORT``; the package's
+#: ``report`` module when it has one).  A system without ``STUDY`` is played by the API, the
+#: environment, ``check_policy`` and the playthroughs; ``simcore run`` lists only the studies.
+OPTIONAL = {"ROLES": (), "CLAIMS": (), "PLAYTHROUGHS": {}, "RULE_MODULES": (), "noise_notes": no_noise,
+            "STUDY": None, "command": None, "run_default": None, "FIRST_LOOK": {}, "REPORT": None}
 
 
 def part(system: str, name: str):
-    """``name`` of system ``system``'s package (one of :data:`INTERFACE`)."""
-    return getattr(importlib.import_module(STUDIES[system]), name)
+    """``name`` of system ``system``'s package (one of :data:`INTERFACE` or :data:`OPTIONAL`,
+    whose default it gives when the package does not export it)."""
+    module = importlib.import_module(STUDIES[system])
+    if name in OPTIONAL and not hasattr(module, name):
+        if name == "REPORT" and importlib.util.find_spec(f"{STUDIES[system]}.report") is not None:
+            return f"{STUDIES[system]}.report"
+        return OPTIONAL[name]
+    return getattr(module, name)
 
 
 def available() -> list[str]:
-    """Systems whose study module is present, in the canonical order."""
+    """Systems whose package is present, in the canonical order."""
     return [name for name, mod in STUDIES.items() if importlib.util.find_spec(mod) is not None]
+
+
+def studied() -> list[str]:
+    """The present systems that have a study (``simcore run``'s), in the canonical order."""
+    return [name for name in available() if part(name, "STUDY") is not None]
 
 
 def study(name: str):
     """The study object of system ``name`` (``make("study", "mind-study-v1")``)."""
-
     if name not in STUDIES:
-
         raise UnknownIdError("system", name, STUDIES)
-    return importlib.import_module(STUDIES[name]).STUDY
+    found = part(name, "STUDY")
+    if found is None:
+        raise UnknownIdError("study", f"{name}-study-v1", [f"{s}-study-v1" for s in studied()])
+    return found
 
 
-#: the studies as registry entries (kind "study"): ``make("study", "<system>-study-v1")``
-REGISTRY = [dict(kind="study", id=f"{name}-study-v1", entry_point="simcore.systems:study", kwargs={"name": name},
-                 description=f"the {name} study: its config, jobs, metrics and tables (simcore run {name})",
-                 meta={"system": name}) for name in STUDIES]
+def __getattr__(name: str):
+    """``REGISTRY``: the studies as registry entries (kind "study"), ``make("study",
+    "<system>-study-v1")``, one per system that has a study (read when the registry loads, after
+    the systems' packages can be imported)."""
+    if name != "REGISTRY":
+        raise AttributeError(name)
+    return [dict(kind="study", id=f"{s}-study-v1", entry_point="simcore.systems:study", kwargs={"name": s},
+                 description=f"the {s} study: its config, jobs, metrics and tables (simcore run {s})",
+                 meta={"system": s}) for s in studied()]

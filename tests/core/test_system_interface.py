@@ -1,6 +1,7 @@
-"""Every system is a package that exports the same interface (simcore.systems.INTERFACE), so
-the shared modules -- the CLI, the registry, the report, the step-through's noise marks, the
-rule tables, the environment, check_policy -- find each system through it and name none."""
+"""Every system is a package that exports the same interface (simcore.systems.INTERFACE, and
+what it leaves out of simcore.systems.OPTIONAL takes the default there), so the shared modules
+-- the CLI, the registry, the report, the step-through's noise marks, the rule tables, the
+environment, check_policy -- find each system through it and name none."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import re
 
 import pytest
 
-from simcore.systems import INTERFACE, STUDIES
+from simcore.systems import INTERFACE, STUDIES, part
 from checkout import CHECKOUT  # noqa: E402
 
 ROOT = CHECKOUT
@@ -22,8 +23,10 @@ def test_a_system_exports_the_interface(system):
     missing = [name for name in INTERFACE if not hasattr(module, name)]
     assert not missing, f"{system} lacks {missing}"
     assert module.SYSTEM == system and module.ENV.system == system
-    importlib.import_module(module.REPORT)
-    for mod in module.RULE_MODULES:
+    if part(system, "STUDY") is not None:  # a study comes with its command, default study and report section
+        assert part(system, "command") and part(system, "run_default") and part(system, "FIRST_LOOK")
+        importlib.import_module(part(system, "REPORT"))
+    for mod in part(system, "RULE_MODULES"):
         assert getattr(importlib.import_module(mod), "RULES", None), mod
 
 

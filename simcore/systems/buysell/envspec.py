@@ -1,7 +1,8 @@
-"""The buy-sell game in the PettingZoo environment (:mod:`simcore.env`) and in ``check_policy``.
+"""The buy-sell game in the PettingZoo environment (:mod:`simcore.env`), in ``check_policy`` and in
+the API (:func:`episode`).
 
 Options (``simcore.make_env("buysell", **options)``): those of
-:func:`simcore.systems.buysell.match.episode`: ``seller``, ``buyer``, ``cost``, ``value``,
+:func:`simcore.systems.buysell.match.episode_match`: ``seller``, ``buyer``, ``cost``, ``value``,
 ``budget``, ``turns``, ``enforce_limit``, ``backend``.  Actions of either seat, ``Discrete(budget +
 3)``: ``i <= budget`` a proposal at price ``i``, then ACCEPT, REJECT.  Observation:
 :meth:`simcore.protocols.buysell.BuySellGame.features` (8 numbers).  Payoff: the seat's payoff
@@ -12,19 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from simcore.argcheck import seed_sequence
 from simcore.contract import Match
 from simcore.envspec import EnvSpec
-from simcore.registry import registered, resolve
+from simcore.protocols.buysell import Episode
 from simcore.systems.buysell.match import OPTIONS, VoicedSeat, episode_match
 from simcore.systems.buysell.registry import SYSTEM
-from simcore.systems.buysell.render import render_run
-
-#: check_policy's turn limit: twice the study's, so that late turns are played
-CHECK_TURNS = 20
 
 
 class BuySellEnv(EnvSpec):
-    system, options = SYSTEM, OPTIONS
+    system, options, move = SYSTEM, OPTIONS, "proposal"
+    #: check_policy's games: twice the study's turn limit, so that late turns are played; the noise-free mock
+    check_options, rounds_option = {"turns": 20, "backend": "mock-exact-v1"}, "turns"
 
     def match(self, seq, options: dict) -> Match:
         return episode_match(seq, **options)
@@ -38,28 +38,15 @@ class BuySellEnv(EnvSpec):
     def truncated(self, result) -> bool:
         return result[0].status == "turn_limit"
 
-    def render(self, events) -> str:
-        return render_run(events) if events else ""
-
-    def steps(self, seat: str) -> tuple[str, ...]:
-        return ("turn",)
-
-    def opponents(self, seat: str, policy: Any) -> list[str]:
-        """Every built-in stand-in of the other seat."""
-        other = "buyer" if seat == "seller" else "seller"
-        return [i for i in registered("policy", system=SYSTEM) if resolve("policy", i).meta.get("role") == other]
-
-    def check_match(self, seq, seat: str, policy: Any, opponent: Any, rounds: Any) -> Match:
-        """A game with ``policy`` in ``seat`` against ``opponent`` (None: the default stand-in, replaced
-        by random legal play) over :data:`CHECK_TURNS` turns unless told, with the noise-free mock."""
-        other = "buyer" if seat == "seller" else "seller"
-        return episode_match(seq, turns=rounds or CHECK_TURNS, backend="mock-exact-v1",
-                             **{seat: policy, other: opponent})
-
-    def findings(self, match: Match, result, seat: str) -> list[tuple]:
-        """The seat's proposals the game refused as invalid (a price it cannot hold)."""
-        return [(e.round, f"its proposal was refused as invalid: {e.intent.get('reason')}")
-                for e in result[0].events if e.phase == "invalid" and e.intent.get("player") == seat]
-
 
 ENV = BuySellEnv()
+
+
+def episode(seller: Any = None, buyer: Any = None, *, seed: Any = 0, **options: Any) -> Episode:
+    """One buy-sell game (the paper's section-one scenario unless told): ``seller`` and ``buyer`` a
+    study name (``gpt-4``, ``claude-2.1`` ...), a registered id or your agent (docs/api.md);
+    ``options`` those of :func:`~simcore.systems.buysell.match.episode_match`.  Returns the
+    :class:`~simcore.protocols.buysell.Episode`."""
+    options = dict(options, seller=seller, buyer=buyer)
+    ENV.check(options)
+    return ENV.match(seed_sequence(seed), options).run()[0]

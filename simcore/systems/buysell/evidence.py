@@ -38,5 +38,3 @@ def _role(seat: str) -> Role:
 
 
 ROLES = (_role("seller"), _role("buyer"))
-#: the paper reports no headline the stand-ins are compared with by ``--robustness``; its logs' pairs are the table's
-CLAIMS = ()

@@ -1,5 +1,5 @@
-"""One buy-sell game set up: the one entry that ``simcore run buysell``, :func:`episode`, the PettingZoo
-environment and ``check_policy`` share.
+"""One buy-sell game set up: the one entry that ``simcore run buysell``, the API (``episode``), the
+PettingZoo environment and ``check_policy`` share.
 
 :func:`start` fills both seats (:mod:`simcore.seats`: a study name, a registry id, an import path, a
 class or an instance) and returns a :class:`~simcore.contract.Match` whose ``finish`` gives
@@ -12,7 +12,6 @@ from typing import Any
 
 from mockllm.client import ModelClient
 from policies.buysell import speak
-from simcore.argcheck import seed_sequence
 from simcore.backends import backend_object
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
@@ -83,12 +82,6 @@ def start(scenario: Scenario, seq, *, seller: Any = None, buyer: Any = None, run
 OPTIONS = ("seller", "buyer", "cost", "value", "budget", "turns", "enforce_limit", "backend")
 
 
-def check_options(options) -> None:
-    bad = sorted(set(options) - set(OPTIONS))
-    if bad:
-        raise InputError("options", ", ".join(bad), f"valid: {', '.join(OPTIONS)}")
-
-
 def _whole(name: str, value: Any, lo: int) -> int:
     if type(value) is not int or value < lo:
         raise InputError(name, repr(value), f"must be an int >= {lo}")
@@ -105,10 +98,3 @@ def episode_match(seq, *, seller: Any = None, buyer: Any = None, cost: int = 40,
     return start(scenario, seq, seller=seller, buyer=buyer, run_id=f"{SYSTEM}/api", backend=backend_object(backend),
                  turns=_whole("turns", turns, 2), enforce_limit=enforce_limit)
 
-
-def episode(seller: Any = None, buyer: Any = None, *, seed: Any = 0, **options: Any) -> Episode:
-    """One buy-sell game (the paper's section-one scenario unless told): ``seller`` and ``buyer`` a
-    study name (``gpt-4``, ``claude-2.1`` ...), a registered id or your agent (docs/api.md);
-    ``options`` those of :func:`episode_match`.  Returns the :class:`~simcore.protocols.buysell.Episode`."""
-    check_options(dict(options, seller=seller, buyer=buyer))
-    return episode_match(seed_sequence(seed), seller=seller, buyer=buyer, **options).run()[0]
