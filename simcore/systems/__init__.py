@@ -57,8 +57,8 @@ def part(system: str, name: str):
     whose default it gives when the package does not export it)."""
     module = importlib.import_module(STUDIES[system])
     if name in OPTIONAL and not hasattr(module, name):
-        if name == "REPORT" and importlib.util.find_spec(f"{STUDIES[system]}.report") is not None:
-            return f"{STUDIES[system]}.report"
+        if name == "REPORT" and hasattr(module, "__path__") and importlib.util.find_spec(f"{module.__name__}.report"):
+            return f"{module.__name__}.report"
         return OPTIONAL[name]
     return getattr(module, name)
 

@@ -16,10 +16,8 @@ from typing import Any
 
 from simcore.contract import Match
 from simcore.envspec import EnvSpec
-from simcore.registry import registered, resolve
 from simcore.systems.astra.match import OPTIONS, VoicedSeat, episode_match
 from simcore.systems.astra.registry import AGENTS, DEFAULT_BASE_PARTNER, SYSTEM
-from simcore.systems.astra.render import render_run
 
 #: check_policy's round limit: twice the study's, so that late rounds are played
 CHECK_ROUNDS = 30
@@ -46,19 +44,7 @@ class AstraEnv(EnvSpec):
     def truncated(self, result) -> bool:
         return result[0].status == "no_agreement"
 
-    def render(self, events) -> str:
-        return render_run(events) if events else ""
-
     # -- simcore.testing.check_policy -------------------------------------------------
-    def steps(self, seat: str) -> tuple[str, ...]:
-        return ("turn",)
-
-    def opponents(self, seat: str, policy: Any) -> list[str]:
-        """Every built-in agent of the other seat: the partners (the Partner-Base family and the
-        others) for a policy in the agent's seat, the agents for one in the partner's."""
-        role = "partner" if seat == "agent" else "agent"
-        return [i for i in registered("policy", system=SYSTEM) if resolve("policy", i).meta.get("role") == role]
-
     def check_match(self, seq, seat: str, policy: Any, opponent: Any, rounds: Any) -> Match:
         """A negotiation with ``policy`` in ``seat`` against ``opponent`` over :data:`CHECK_ROUNDS`
         rounds unless told, with the noise-free mock (what the check finds is the policy's, not

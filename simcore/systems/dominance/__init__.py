@@ -8,6 +8,10 @@ dialogue set up: the entry ``simcore run``, the API and ``simcore chat dominance
 the playthroughs) and :mod:`.cli` (the command).  The game is
 :mod:`simcore.protocols.dialogue`; the decision rules are in :mod:`policies.dominance` and
 :mod:`policies.dominance_state`; the terminal chat is :mod:`simcore.chat_dominance`.
+
+It declares no LLM roles and no claims (:data:`simcore.systems.OPTIONAL`'s defaults): the
+dominance agent's decisions are all the seed's response trees (an algorithm), the simulated user
+is another such agent, and the study states no paper figure it compares across stand-ins.
 """
 
 from simcore.noise import dominance_notes as noise_notes
@@ -22,11 +26,5 @@ from simcore.systems.dominance.study import STUDY, DominanceConfig
 REPORT = "simcore.report.dominance"
 RULE_MODULES = ("policies.dominance_rules",)
 
-__all__ = ["FIRST_LOOK", "ROLES", "CLAIMS", "REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "DominanceConfig",
+__all__ = ["FIRST_LOOK", "REPORT", "RULE_MODULES", "noise_notes", "SYSTEM", "STUDY", "REGISTRY", "command", "run_default", "render_run", "PLAYTHROUGHS", "DominanceConfig",
            "start", "play_dialogue", "ENV"]
-
-#: the dominance agent's decisions are all the seed's response trees (an algorithm), and the
-#: simulated user is another such agent: no decision is left to an LLM role, and the study states
-#: no paper figure it compares across stand-ins
-ROLES: tuple = ()
-CLAIMS: tuple = ()

@@ -21,12 +21,10 @@ from policies.dominance_state import OptionJudge
 from simcore.contract import Match
 from simcore.envspec import EnvSpec
 from simcore.protocols.dialogue import OPEN, READ, REPLY
-from simcore.registry import registered
 from simcore.seeding import child
 from simcore.systems.dominance.agents import UserSeat
 from simcore.systems.dominance.match import dialogue_match
 from simcore.systems.dominance.registry import DEFAULT_POLICY, SEATS, SYSTEM
-from simcore.systems.dominance.render import render_run
 
 OPTIONS = ("agent", "user", "domain", "max_turns", "agent_opens")
 #: check_policy's turn limit: the study's 40
@@ -58,16 +56,9 @@ class DominanceEnv(EnvSpec):
     def truncated(self, result) -> bool:
         return result[0].outcome == "turn-limit"
 
-    def render(self, events) -> str:
-        return render_run(events) if events else ""
-
     # -- simcore.testing.check_policy -------------------------------------------------
     def steps(self, seat: str) -> tuple[str, ...]:
         return (OPEN, REPLY, READ)
-
-    def opponents(self, seat: str, policy: Any) -> list[str]:
-        """Every built-in policy (either seat takes any of them)."""
-        return list(registered("policy", system=SYSTEM))
 
     def check_match(self, seq, seat: str, policy: Any, opponent: Any, turns: Any) -> Match:
         """A dialogue with ``policy`` in ``seat`` against ``opponent`` (None: the default

@@ -21,11 +21,9 @@ import numpy as np
 from scenarios.travel import generate_group
 from simcore.contract import Match
 from simcore.envspec import EnvSpec
-from simcore.registry import registered
 from simcore.systems.mind.agents import VoicedSeat, voice_for
 from simcore.systems.mind.match import DEFAULT_POLICY, OPTIONS, group_match
 from simcore.systems.mind.registry import SYSTEM
-from simcore.systems.mind.render import render_run
 
 #: check_policy's group: three members; the checked seat proposes every other item
 CHECK_SIZE = 3
@@ -45,19 +43,12 @@ class MindEnv(EnvSpec):
         return {s: float(sum(it.ws[i] * (it.values[i] == it.final) for it in result.items))
                 for i, s in enumerate(match.state.seats)}
 
-    def render(self, events) -> str:
-        return render_run(events) if events else ""
-
     # -- simcore.testing.check_policy -------------------------------------------------
     def check_seats(self) -> tuple[str, ...]:
         return tuple(f"m{i}" for i in range(CHECK_SIZE))
 
     def steps(self, seat: str) -> tuple[str, ...]:
         return ("propose", "vote", "update")
-
-    def opponents(self, seat: str, policy: Any) -> list[str]:
-        """Every built-in MIND-family policy, in the other members' seats."""
-        return registered("policy", system=SYSTEM)
 
     def check_match(self, seq, seat: str, policy: Any, opponent: Any, rounds: Any) -> Match:
         """A group of :data:`CHECK_SIZE` with ``policy`` in ``seat`` and ``opponent`` in the

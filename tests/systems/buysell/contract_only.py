@@ -1,0 +1,9 @@
+"""The buy-sell system as a package with no study: the contract's names (simcore.systems.INTERFACE),
+its roles and its playthroughs, and nothing of ``simcore run``; test_contract_only.py plays it."""
+
+from simcore.systems.buysell.envspec import ENV
+from simcore.systems.buysell.evidence import ROLES
+from simcore.systems.buysell.registry import REGISTRY, SYSTEM
+from simcore.systems.buysell.render import PLAYTHROUGHS, render_run
+
+__all__ = ["ENV", "ROLES", "REGISTRY", "SYSTEM", "PLAYTHROUGHS", "render_run"]
