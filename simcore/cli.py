@@ -102,7 +102,7 @@ def run(ctx, seed, workers, out, progress, overwrite, resume, first_look):
     from simcore import default_study
 
 
-    names = studied()
+    names = [name for name in available() if part(name, "STUDY") is not None]
     if first_look:
         out = os.path.join(out, "first-look")
     todo = default_study.plan(out, names, seed=seed, overwrite=overwrite, resume=resume)  # checks before any work
@@ -114,8 +114,8 @@ def run(ctx, seed, workers, out, progress, overwrite, resume, first_look):
         click.echo(f"== {name} ({i} of {len(names)}) ==")
         following = AFTER.set(default_study.after_note(todo, name))  # its progress line names what follows
         try:
-            part(name, "run_default")(seed=seed, workers=workers, out=os.path.join(out, name), progress=progress,
-                               first_look=first_look)
+            default_study.run(name, seed=seed, workers=workers, out=os.path.join(out, name), progress=progress,
+                              first_look=first_look)
         finally:
             AFTER.reset(following)
         default_study.mark_done(os.path.join(out, name), seed)

@@ -5,6 +5,9 @@ Each system writes to OUT/SYSTEM; when its study has finished, ``default-study.j
 system whose directory holds that mark for the same seed, and runs the others again from
 the start (a system is the unit: its partial files are replaced).  Every directory is
 checked before the first study starts.
+
+A system's default study is its package's ``run_default``; a system that does not write one
+runs its study's config class (``STUDY.config``) at its defaults (:func:`run`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import Sequence
 from simcore.errors import InputError
 from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir, write_atomic
 from simcore.jsonread import JSONProblem, loads
+from simcore.launch import launch
 from simcore.progress import _clock
+from simcore.systems import STUDIES, part
 
 MARK = "default-study.json"
 
@@ -75,3 +80,14 @@ def plan(out: str, names: Sequence[str], *, seed: int, overwrite: bool, resume: 
 
 def mark_done(out_dir: str, seed: int) -> None:
     write_atomic(os.path.join(out_dir, MARK), json.dumps({"seed": seed}) + "\n")
+
+
+def run(system: str, seed: int = 0, workers: int = 1, out: str | None = None, progress: bool | None = None,
+        first_look: bool = False):
+    """``system``'s default study: its package's ``run_default``, or its study's config at its
+    defaults with the root ``seed`` (``first_look``: with the package's ``FIRST_LOOK`` sizes)."""
+    own = part(system, "run_default")
+    if own is not None:
+        return own(seed=seed, workers=workers, out=out, progress=progress, first_look=first_look)
+    config = part(system, "STUDY").config(seed=seed, **(part(system, "FIRST_LOOK") if first_look else {}))
+    return launch(f"{STUDIES[system]}:STUDY", config, workers=workers, out=out, progress=progress)

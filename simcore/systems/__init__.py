@@ -44,8 +44,9 @@ def no_noise(events) -> dict:
 #: what a system's package may export, and what :func:`part` gives when it does not: the role
 #: evidence and the paper's claims, the golden playthroughs, the modules whose ``RULES`` are its
 #: rule tables, its noise finder, and its study -- the study object, its command, its default
-#: study (``run_default(seed, workers, out, progress, first_look)``, ``FIRST_LOOK`` the small
-#: size) and the module of its section of ``simcore report`` (``REPORT``; the package's
+#: study (``run_default(seed, workers, out, progress, first_look)``; without it, the study's
+#: config class ``STUDY.config`` at its defaults: simcore.default_study.run), ``FIRST_LOOK``
+#: (the config fields of the default study's small size), and the module of its section of ``simcore report`` (``REPORT``; the package's
 #: ``report`` module when it has one).  A system without ``STUDY`` is played by the API, the
 #: environment, ``check_policy`` and the playthroughs; ``simcore run`` lists only the studies.
 OPTIONAL = {"ROLES": (), "CLAIMS": (), "PLAYTHROUGHS": {}, "RULE_MODULES": (), "noise_notes": no_noise,

@@ -10,7 +10,7 @@ the decision rule :mod:`policies.buysell`; the words :mod:`mockllm.buysell`.  Th
 out take :data:`simcore.systems.OPTIONAL`'s defaults: no claims, no rule tables, no noise marks.
 """
 
-from simcore.systems.buysell.cli import FIRST_LOOK, command, run_default
+from simcore.systems.buysell.cli import FIRST_LOOK, command
 from simcore.systems.buysell.envspec import ENV, episode
 from simcore.systems.buysell.evidence import ROLES
 from simcore.systems.buysell.match import start
@@ -19,4 +19,4 @@ from simcore.systems.buysell.render import PLAYTHROUGHS, render_run
 from simcore.systems.buysell.study import STUDY, BuySellConfig
 
 __all__ = ["SYSTEM", "REGISTRY", "ROLES", "ENV", "render_run", "PLAYTHROUGHS", "episode", "start", "STUDY", "command",
-           "run_default", "FIRST_LOOK", "BuySellConfig"]
+           "FIRST_LOOK", "BuySellConfig"]

@@ -62,13 +62,6 @@ def command(seed, workers, out, progress, episodes, sellers, buyers, cost, value
     launch(STUDY_PATH, config, workers=workers, out=out, progress=progress)
 
 
-#: ``simcore run --first-look``: the default study's table at a size that runs in seconds
+#: ``simcore run --first-look``: the default study's table at a size that runs in seconds (the
+#: default study: :class:`BuySellConfig`'s defaults, the four seller x the four buyer stand-ins, 50 games each)
 FIRST_LOOK = {"episodes": 4}
-
-
-def run_default(seed: int = 0, workers: int = 1, out: str | None = None, progress: bool | None = None,
-                first_look: bool = False):
-    """The default study: the four seller stand-ins x the four buyer stand-ins, 50 games each
-    (``first_look``: at :data:`FIRST_LOOK`'s size)."""
-    config = BuySellConfig(seed=seed, **(FIRST_LOOK if first_look else {}))
-    return launch(STUDY_PATH, config, workers=workers, out=out, progress=progress)

@@ -83,7 +83,7 @@ def aggregate(records: Sequence[dict]) -> dict:
 class BuySellStudy:
     sweep_headline = ("results.*.deal_rate", "results.*.price_mean", "results.*.seller_payoff_mean")
     sweep_shares = {"results.*.deal_rate": "episodes"}
-    name = SYSTEM
+    name, config = SYSTEM, BuySellConfig
 
     def jobs(self, config: BuySellConfig) -> list[Job]:
         pairs = [(s, b) for s in config.seat_list("seller") for b in config.seat_list("buyer")]
