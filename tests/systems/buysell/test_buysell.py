@@ -1,17 +1,15 @@
 """NegotiationArena's buy-sell game: each cited rule of the game, the words' round trip, the stand-in,
-check_policy, the environment against the run, seats for a user's agent, determinism."""
+check_policy, seats for a user's agent (the environment against the run, api_test and random legal
+play: tests/core/test_env.py, as for every system; the study: test_buysell_study.py)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-import simcore
 from mockllm.buysell import READ, SPEAK, public_turn
 from simcore.errors import AgentError, IllegalMove, ParseError
 from simcore.protocols.buysell import Action, BuySellGame, Scenario
 from simcore.systems.buysell import episode
-from simcore.systems.buysell.study import BuySellConfig
 from simcore.testing import ConformanceError, check_policy
 
 
@@ -139,18 +137,6 @@ def test_check_policy_passes_the_stand_ins_and_finds_a_broken_agent():
         check_policy(NeverStops, system="buysell", seeds=range(1))
 
 
-@pytest.mark.parametrize("seat", ["seller", "buyer", None])
-def test_stepping_the_env_with_the_stand_ins_actions_gives_the_runs_transcript(seat):
-    pytest.importorskip("pettingzoo")
-    for seed in (0, 7):
-        env = simcore.make_env("buysell", seed=seed, external=seat)
-        env.reset()
-        for s in env.agent_iter():
-            _obs, _rew, term, trunc, _info = env.last()
-            env.step(None if term or trunc else env.builtin_action())
-        assert [e.to_json() for e in env.result[0].events] == [e.to_json() for e in episode(seed=seed).events]
-
-
 def test_a_users_agent_takes_a_seat_by_class_instance_path_or_id_and_its_illegal_move_is_its_own():
     for seller in (Fair, Fair(40), "tests.systems.buysell.test_buysell:Fair", "buysell-seller-claude-2.1-v1", "claude-2.1"):
         ep = episode(seller, "gpt-4", seed=3)
@@ -158,24 +144,3 @@ def test_a_users_agent_takes_a_seat_by_class_instance_path_or_id_and_its_illegal
     with pytest.raises(AgentError, match="NeverStops.*no proposals left"):
         episode(NeverStops, seed=1)
 
-
-def test_the_study_is_deterministic_whatever_the_worker_count(tmp_path):
-    from simcore.launch import launch
-
-    config = BuySellConfig(episodes=3, sellers=("gpt-4", "gpt-3.5"), buyers=("gpt-4",), cost=(20, 40), value=(60, 80))
-    outs = []
-    for workers in (1, 2):
-        out = tmp_path / f"w{workers}"
-        launch("simcore.systems.buysell:STUDY", config, workers=workers, out=str(out))
-        outs.append([(out / f).read_bytes() for f in ("metrics.json", "transcripts.jsonl", "buysell_pairs.csv")])
-    assert outs[0] == outs[1]
-    assert b'"gpt-4__gpt-4"' in outs[0][0] and np.all([len(x) > 0 for x in outs[0]])
-
-
-def test_simcore_report_reads_a_buysell_run(tmp_path):
-    from simcore.launch import launch
-    from simcore.report import build
-
-    launch("simcore.systems.buysell:STUDY", BuySellConfig(episodes=1, sellers=("gpt-4",), buyers=("gpt-4",)),
-           out=str(tmp_path / "run"))
-    assert build(str(tmp_path / "run"), str(tmp_path / "report.html"))
