@@ -1,5 +1,6 @@
 """The buy-sell system as a package with no study: the contract's names (simcore.systems.INTERFACE),
-its roles and its playthroughs, and nothing of ``simcore run``; test_contract_only.py plays it."""
+its roles and its playthroughs, and nothing of ``simcore run``; tests/core/test_contract_only_system.py
+plays it through every shared driver."""
 
 from simcore.systems.buysell.envspec import ENV
 from simcore.systems.buysell.evidence import ROLES

@@ -19,7 +19,7 @@ from simcore.testing import check_policy
 
 @pytest.fixture
 def contract_only(monkeypatch):
-    monkeypatch.setitem(STUDIES, "buysell", "tests.systems.buysell.contract_only")
+    monkeypatch.setitem(STUDIES, "buysell", "tests.contract_only_system")
 
 
 def test_the_names_left_out_take_their_defaults(contract_only):
