@@ -91,6 +91,19 @@ def build(factory: Callable[..., Any], setup: SeatSetup, aliases: Mapping[str, A
                          f"building it raised {type(exc).__name__}: {exc}") from None
 
 
+class Voiced:
+    """A user's agent whose actions may come without words: ``say(action, setup)``, the system's
+    default voice, puts a bare decision into words with the seat's own client and generator (so the
+    other seats have words to read) and returns any other action unchanged."""
+
+    def __init__(self, agent: Any, setup: SeatSetup, say: Callable[[Any, SeatSetup], Any]):
+        self.agent, self.setup, self.say = agent, setup, say
+        self.label = type(agent).__name__  # (errors name the user's agent, not this wrapper)
+
+    def act(self, observation: Any) -> Any:
+        return self.say(self.agent.act(observation), self.setup)
+
+
 @attrs.frozen
 class Seated:
     """The agent in a seat, and whether the user put it there."""

@@ -16,7 +16,8 @@ from typing import Any
 
 from simcore.contract import Match
 from simcore.envspec import EnvSpec
-from simcore.systems.astra.match import OPTIONS, VoicedSeat, episode_match
+from simcore.seats import Voiced
+from simcore.systems.astra.match import OPTIONS, episode_match, say
 from simcore.systems.astra.registry import AGENTS, DEFAULT_BASE_PARTNER, SYSTEM
 
 #: check_policy's round limit: twice the study's, so that late rounds are played
@@ -35,7 +36,7 @@ class AstraEnv(EnvSpec):
         return ("agent", "partner")
 
     def voice(self, match: Match, seat: str, agent: Any) -> Any:
-        return VoicedSeat(agent, match.setups[seat])
+        return Voiced(agent, match.setups[seat], say)
 
     def rewards(self, match: Match, result) -> dict:
         ep = result[0]

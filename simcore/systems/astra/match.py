@@ -28,7 +28,7 @@ from simcore.noise import astra_notes
 from simcore.protocols.alternating import Action, AlternatingGame
 from simcore.registry import make, resolve
 from simcore.role_backends import role_client
-from simcore.seats import seat
+from simcore.seats import Voiced, seat
 from simcore.seeding import child
 from simcore.systems.astra.params import NO_ASTRA_EXTRA
 from simcore.systems.astra.registry import AGENTS, BASE_PARTNERS, DEFAULT_BASE_PARTNER, PARTNERS, SYSTEM
@@ -44,29 +44,20 @@ def _front(domain, pv):
     return got
 
 
-class VoicedSeat:
-    """A user's agent whose actions may come without words (a *structured* seat): the seat's
-    default voice says them -- the ``astra.speak`` task with the seat's own client and generator,
-    the move's mode (an offer, accept, walk away, or a greeting for talk) and the offer as
-    stated from the seat's side -- so the other side has words to read.  An action that brings
-    its own words is passed on unchanged."""
-
-    def __init__(self, agent, setup: SeatSetup):
-        self.agent, self.setup = agent, setup
-        self.label = type(agent).__name__  # (errors name the user's agent, not this wrapper)
-
-    def act(self, observation) -> Any:
-        action = self.agent.act(observation)
-        if (not isinstance(action, Action) or action.text or action.stated is not None
-                or self.setup.client is None):
-            return action
-        domain, seat_ = self.setup.scenario, self.setup.seat
-        stated = domain.state_offer(action.offer, seat_) if action.kind == "offer" and action.offer is not None \
-            else None
-        mode = "greet" if action.kind == "talk" else action.kind
-        text, said = speak(self.setup.client, self.setup.rng, seat_, mode, stated)
-        return action._replace(text=text, stated=said if action.kind == "offer" else None,
-                               intent=action.intent or {"mode": mode})
+def say(action: Any, setup: SeatSetup) -> Any:
+    """The seat's default voice for a user's agent whose actions may come without words (a
+    *structured* seat; :class:`simcore.seats.Voiced`): the ``astra.speak`` task with the seat's own
+    client and generator, the move's mode (an offer, accept, walk away, or a greeting for talk)
+    and the offer as stated from the seat's side, so the other side has words to read.  An action
+    that brings its own words is passed on unchanged."""
+    if not isinstance(action, Action) or action.text or action.stated is not None or setup.client is None:
+        return action
+    domain, seat_ = setup.scenario, setup.seat
+    stated = domain.state_offer(action.offer, seat_) if action.kind == "offer" and action.offer is not None else None
+    mode = "greet" if action.kind == "talk" else action.kind
+    text, said = speak(setup.client, setup.rng, seat_, mode, stated)
+    return action._replace(text=text, stated=said if action.kind == "offer" else None,
+                           intent=action.intent or {"mode": mode})
 
 
 def start(domain: Domain, seq, *, agent: Any = AGENTS["astra"], partner: Any = DEFAULT_BASE_PARTNER,
@@ -118,8 +109,8 @@ def start(domain: Domain, seq, *, agent: Any = AGENTS["astra"], partner: Any = D
              aliases={"domain": domain, "values": domain.agent, "no_deal_payoff": no_deal_payoff})
     p = seat(partner, p_setup, name="partner", builtin=partner_builtin,
              aliases={"domain": domain, "values": pv, "no_deal_payoff": no_deal_payoff}, role="partner")
-    agents = {"agent": VoicedSeat(a.agent, a_setup) if a.user else a.agent,
-              "partner": VoicedSeat(p.agent, p_setup) if p.user else p.agent}
+    agents = {"agent": Voiced(a.agent, a_setup, say) if a.user else a.agent,
+              "partner": Voiced(p.agent, p_setup, say) if p.user else p.agent}
     # the astra.partner role is Partner-Base's: played on a backend only when the base stand-in sits there
     base = isinstance(partner, str) and not p.user and resolve("policy", partner).id in BASE_PARTNERS
     role_clients = _attach_roles(roles, a.agent, p.agent if base else None, backend, seq)

@@ -17,7 +17,8 @@ from simcore.argcheck import seed_sequence
 from simcore.contract import Match
 from simcore.envspec import EnvSpec
 from simcore.protocols.buysell import Episode
-from simcore.systems.buysell.match import OPTIONS, VoicedSeat, episode_match
+from simcore.seats import Voiced
+from simcore.systems.buysell.match import OPTIONS, episode_match, say
 from simcore.systems.buysell.registry import SYSTEM
 
 
@@ -30,7 +31,7 @@ class BuySellEnv(EnvSpec):
         return episode_match(seq, **options)
 
     def voice(self, match: Match, seat: str, agent) -> Any:
-        return VoicedSeat(agent, match.setups[seat])
+        return Voiced(agent, match.setups[seat], say)
 
     def rewards(self, match: Match, result) -> dict:
         return {"seller": result[0].seller_payoff, "buyer": result[0].buyer_payoff}

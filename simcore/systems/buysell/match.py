@@ -17,30 +17,22 @@ from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
 from simcore.protocols.buysell import ANSWERS, SEATS, Action, BuySellGame, Episode, Scenario
 from simcore.registry import make
-from simcore.seats import seat
+from simcore.seats import Voiced, seat
 from simcore.seeding import child
 from simcore.systems.buysell.registry import DEFAULTS, NAMES, SYSTEM
 
 
-class VoicedSeat:
-    """A user's agent whose actions may come without words: the seat's default voice (``buysell.speak``
-    with the seat's own client and generator) says a legal-looking decision so the other seat has
-    words to read; anything else is passed on for the game to judge."""
-
-    def __init__(self, agent, setup: SeatSetup):
-        self.agent, self.setup = agent, setup
-        self.label = type(agent).__name__  # (errors name the user's agent, not this wrapper)
-
-    def act(self, observation) -> Any:
-        action = self.agent.act(observation)
-        market = self.setup.scenario
-        if (not isinstance(action, Action) or action.text or action.stated is not None or self.setup.client is None
-                or action.answer not in ANSWERS or (action.answer == "PROPOSAL" and not (
-                    type(action.price) is int and 0 <= action.price <= market.budget))):
-            return action
-        _said, stated, text = speak(self.setup.client, self.setup.rng, self.setup.seat, action.answer, action.price,
-                                    market)
-        return action._replace(text=text, stated=stated)
+def say(action: Any, setup: SeatSetup) -> Any:
+    """The seat's default voice (:class:`simcore.seats.Voiced`): ``buysell.speak`` with the seat's own
+    client and generator says a legal-looking decision without words; anything else is passed on
+    for the game to judge."""
+    market = setup.scenario
+    if (not isinstance(action, Action) or action.text or action.stated is not None or setup.client is None
+            or action.answer not in ANSWERS or (action.answer == "PROPOSAL" and not (
+                type(action.price) is int and 0 <= action.price <= market.budget))):
+        return action
+    _said, stated, text = speak(setup.client, setup.rng, setup.seat, action.answer, action.price, market)
+    return action._replace(text=text, stated=stated)
 
 
 def start(scenario: Scenario, seq, *, seller: Any = None, buyer: Any = None, run_id: str, backend: Any = None,
@@ -61,7 +53,7 @@ def start(scenario: Scenario, seq, *, seller: Any = None, buyer: Any = None, run
 
         value = NAMES[name].get(value, value) if isinstance(value, str) else value
         seated[name] = seat(value, setup, name=name, builtin=builtin, role=name)
-    agents = {s: VoicedSeat(x.agent, setups[s]) if x.user else x.agent for s, x in seated.items()}
+    agents = {s: Voiced(x.agent, setups[s], say) if x.user else x.agent for s, x in seated.items()}
     state = BuySellGame(turns=turns, enforce_limit=enforce_limit).start(scenario, run_id)
 
     def finish(state) -> tuple:
