@@ -27,6 +27,13 @@ def seed_sequence(seed: Any, name: str = "seed"):
                                        f"not {type(seed).__name__}")
 
 
+def whole(name: str, value: Any, lo: int) -> int:
+    """``value`` when it is an int (not a bool) of at least ``lo``; else one error naming ``name``."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < lo:
+        raise InputError(name, repr(value), f"must be an int >= {lo}")
+    return value
+
+
 def _registered_id(kind: str, value: Any, name: str, system: str, role: str | None = None) -> str:
     """The registry id ``value`` names, checked to be a ``kind`` of ``system`` (and ``role``)."""
 

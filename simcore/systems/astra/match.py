@@ -20,6 +20,7 @@ from mockllm.roles_astra import TEMPERATURE, PartnerRole, TacticRole
 from policies.astra import speak
 from scenarios.bilateral import Domain, Valuation, load_domain
 from simcore import caches
+from simcore.argcheck import whole
 from simcore.backends import backend_object
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
@@ -152,10 +153,8 @@ def episode_match(seq, *, agent: Any = AGENTS["astra"], partner: Any = DEFAULT_B
     setups = [s.name for s in dom.setups]
     if setup not in setups:
         raise InputError("setup", repr(setup), f"valid for {dom.id}: {', '.join(setups)}")
-    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 2:
-        raise InputError("rounds", repr(rounds), "must be an int >= 2")
-    if not isinstance(notice_rounds, int) or isinstance(notice_rounds, bool) or notice_rounds < 0:
-        raise InputError("notice_rounds", repr(notice_rounds), "must be an int >= 0")
+    whole("rounds", rounds, 2)
+    whole("notice_rounds", notice_rounds, 0)
     if no_deal_payoff not in ("zero", "batna"):
         raise InputError("no_deal_payoff", repr(no_deal_payoff), "valid: 'zero', 'batna'")
     if partner_values is not None:

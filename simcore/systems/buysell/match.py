@@ -12,6 +12,7 @@ from typing import Any
 
 from mockllm.client import ModelClient
 from policies.buysell import speak
+from simcore.argcheck import whole
 from simcore.backends import backend_object
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
@@ -74,19 +75,13 @@ def start(scenario: Scenario, seq, *, seller: Any = None, buyer: Any = None, run
 OPTIONS = ("seller", "buyer", "cost", "value", "budget", "turns", "enforce_limit", "backend")
 
 
-def _whole(name: str, value: Any, lo: int) -> int:
-    if type(value) is not int or value < lo:
-        raise InputError(name, repr(value), f"must be an int >= {lo}")
-    return value
-
-
 def episode_match(seq, *, seller: Any = None, buyer: Any = None, cost: int = 40, value: int = 60, budget: int = 100,
                   turns: int = 10, enforce_limit: bool = True, backend: Any = "mock-v1") -> Match:
     """:func:`start` from the arguments the API takes, each checked first (one
     :class:`~simcore.errors.InputError` line naming it).  The run id is ``buysell/api``."""
-    scenario = Scenario(_whole("cost", cost, 0), _whole("value", value, 0), _whole("budget", budget, 1))
+    scenario = Scenario(whole("cost", cost, 0), whole("value", value, 0), whole("budget", budget, 1))
     if not isinstance(enforce_limit, bool):
         raise InputError("enforce_limit", repr(enforce_limit), "must be True or False")
     return start(scenario, seq, seller=seller, buyer=buyer, run_id=f"{SYSTEM}/api", backend=backend_object(backend),
-                 turns=_whole("turns", turns, 2), enforce_limit=enforce_limit)
+                 turns=whole("turns", turns, 2), enforce_limit=enforce_limit)
 

@@ -35,6 +35,7 @@ from policies.dominance_state import RELATIONS, random_preferences
 from scenarios.restaurants import load_domain
 from simcore import caches
 from simcore import seeding
+from simcore.argcheck import whole
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
 from simcore.protocols.dialogue import SEATS, DialogueGame
@@ -121,8 +122,7 @@ def dialogue_match(seq, *, agent: Any = DEFAULT_POLICY, user: Any = DEFAULT_POLI
     ``seq``: ``domain`` loaded (an id or a file), each side's preferences drawn from
     ``child(seq, "agent-prefs")`` / ``child(seq, "user-prefs")``, its generator
     ``child(seq, "agent")`` / ``child(seq, "user")``, the language through the exact mock."""
-    if type(max_turns) is not int or max_turns < 2:
-        raise InputError("max_turns", repr(max_turns), "must be an int >= 2")
+    whole("max_turns", max_turns, 2)
     dom = load_domain(domain)
     prefs = {"agent": random_preferences(dom, seeding.child(seq, "agent-prefs")),
              "user": random_preferences(dom, seeding.child(seq, "user-prefs"))}

@@ -39,6 +39,7 @@ from mockllm.roles_mind import BaseRole
 from policies.mad import MadPolicy
 from policies.mind import MindPolicy
 from scenarios.travel import Group, generate_group, item as get_item
+from simcore.argcheck import whole
 from simcore.backends import backend_object
 from simcore.contract import Match, SeatSetup
 from simcore.errors import InputError
@@ -124,8 +125,7 @@ def group_match(seq, *, policy: Any = DEFAULT_POLICY, size: int = 3, proposers: 
     three children give the group (``size`` members, unless ``group`` is given), the
     proposers (unless given: one member index per item) and the words' generator.  The run
     id is ``mind/api/<the policy's name>``."""
-    if not isinstance(max_rounds, int) or isinstance(max_rounds, bool) or max_rounds < 1:
-        raise InputError("max_rounds", repr(max_rounds), "must be an int >= 1")
+    whole("max_rounds", max_rounds, 1)
     if seats is not None and not isinstance(seats, Mapping):
         raise InputError("seats", type(seats).__name__, 'expected a mapping of seats to agents, e.g. {"m1": "base-v3"}')
     streams = seq.spawn(3)
