@@ -1,5 +1,6 @@
-"""The systems: one package per system (its match set-up, seat agents, registry entries and
-role evidence, study, tables, CLI command and renderings).  ``STUDIES`` maps a system name to
+"""The systems: one package per system (its match set-up, seat agents, registry entries,
+environment's spec and renderings; optionally its role evidence, playthroughs and a study with its
+tables, CLI command and report section).  ``STUDIES`` maps a system name to
 the module that exports them; the CLI and the registry import it only when it is used."""
 
 from __future__ import annotations
