@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from types import MappingProxyType
 
 from simcore.errors import UnknownIdError
 
@@ -47,11 +48,13 @@ def no_noise(events) -> dict:
 #: rule tables, its noise finder, and its study -- the study object, its command, its default
 #: study (``run_default(seed, workers, out, progress, first_look)``; without it, the study's
 #: config class ``STUDY.config`` at its defaults: simcore.default_study.run), ``FIRST_LOOK``
-#: (the config fields of the default study's small size), and the module of its section of ``simcore report`` (``REPORT``; the package's
-#: ``report`` module when it has one).  A system without ``STUDY`` is played by the API, the
-#: environment, ``check_policy`` and the playthroughs; ``simcore run`` lists only the studies.
-OPTIONAL = {"ROLES": (), "CLAIMS": (), "PLAYTHROUGHS": {}, "RULE_MODULES": (), "noise_notes": no_noise,
-            "STUDY": None, "command": None, "run_default": None, "FIRST_LOOK": {}, "REPORT": None}
+#: (the config fields of the default study's small size) and the module of its section of
+#: ``simcore report`` (``REPORT``; the package's ``report`` module when it has one).  A system
+#: without ``STUDY`` is played by the API, the environment, ``check_policy`` and the
+#: playthroughs; ``simcore run`` lists only the systems with a study.
+OPTIONAL = {"ROLES": (), "CLAIMS": (), "PLAYTHROUGHS": MappingProxyType({}), "RULE_MODULES": (),
+            "noise_notes": no_noise, "STUDY": None, "command": None, "run_default": None,
+            "FIRST_LOOK": MappingProxyType({}), "REPORT": None}
 
 
 def part(system: str, name: str):
