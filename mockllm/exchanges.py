@@ -64,7 +64,7 @@ def note(asks: Sequence[Mapping[str, Any]], **extra: Any) -> dict | None:
 
 def policy_notes(policy) -> list:
     """The notes of the decision ``policy`` just made through a role client of its own (a
-    role wrapper such as :class:`mockllm.roles_mind.BaseRole` keeps it as ``client``): one
+    role wrapper such as :class:`simcore.systems.mind.model_roles.BaseRole` keeps it as ``client``): one
     note, whose ``fallback`` says the stand-in decided (the decision shown is then the
     stand-in's); [] for a policy with no recording client."""
     asks = take(getattr(policy, "client", None))

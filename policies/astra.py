@@ -175,7 +175,7 @@ class AstraAgent:
         self.inconsistencies: list[str] = []
         self._spaces: dict = {}
         self._sa: dict = {}
-        #: the astra.tactic role on a backend (a :class:`mockllm.roles_astra.TacticRole`, set by
+        #: the astra.tactic role on a backend (a :class:`simcore.systems.astra.model_roles.TacticRole`, set by
         #: the study for ``--role astra.tactic=...``); None: the stand-in (select_tactic) decides
         self.tactic_role = None
 

@@ -160,7 +160,7 @@ class Partner:
         self.greeted = False
         self._ranked = None
         self._concedes = not params.fixed and params.exponent is None  # (the time-based and the fixed never do)
-        #: the astra.partner role on a backend (a :class:`mockllm.roles_astra.PartnerRole`, set by the
+        #: the astra.partner role on a backend (a :class:`simcore.systems.astra.model_roles.PartnerRole`, set by the
         #: study for ``--role astra.partner=...``); None: the rule decides every move
         self.move_role = None
 

@@ -117,8 +117,8 @@ def test_every_module_reads_outside_json_through_jsonread():
            "simcore/transcript.py": "only asks whether a last line is complete",
            "mockllm/jsontext.py": "the mock's fast path for its own texts",
            "mockllm/dominance.py": "re-reads a vocabulary it has just encoded",
-           "mockllm/roles_astra.py": "reads the mock's own answer",
-           "mockllm/roles_mind.py": "reads the mock's own answer",
+           "simcore/systems/astra/model_roles.py": "reads the mock's own answer",
+           "simcore/systems/mind/model_roles.py": "reads the mock's own answer",
            "mockllm/travel.py": "a model answer: catches every JSON error as a ParseError",
            "mockllm/tasks.py": "model answers: catches every JSON error as a ParseError"}
     found = set()

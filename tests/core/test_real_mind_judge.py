@@ -67,7 +67,7 @@ STAND_IN_WINS = {"rationality": 0.0, "alignment": 0.0, "reason_validity": 0.0, "
 
 
 def test_every_answer_is_the_prompts_example():
-    from mockllm.roles_mind import JUDGE
+    from simcore.systems.mind.model_roles import JUDGE
 
     answers = [json.loads(line)["response"] for line in CASSETTE.read_text(encoding="utf-8").splitlines()[1:]]
     assert answers and all(json.loads(a) == json.loads(JUDGE.example) for a in answers)

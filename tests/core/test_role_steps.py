@@ -16,7 +16,7 @@ import pytest
 from mockllm.client import ModelClient
 from mockllm.exchanges import KEY, summary
 from mockllm.mock import MockBackend
-from mockllm.roles_astra import TACTIC, TacticRole
+from simcore.systems.astra.model_roles import TACTIC, TacticRole
 from mockllm.scripted import ScriptedBackend
 from policies import astra_modules as M
 from simcore.seeding import generator
@@ -53,7 +53,7 @@ def _context():
 def test_the_client_keeps_no_record_unless_asked():
     client = ModelClient(ScriptedBackend(['{"tactic": "LGR"}']))
     c, legal = _context()
-    from mockllm.roles_astra import tactic_context
+    from simcore.systems.astra.model_roles import tactic_context
 
     assert client.ask(TACTIC, generator(0, "x"), fallback=lambda: None, **tactic_context(c, legal)) == "LGR"
     assert client.exchanges is None
@@ -69,7 +69,7 @@ def test_a_role_client_records_only_when_its_role_asks():
 
 
 def test_the_record_holds_the_prompt_each_answer_its_reason_and_the_fallback():
-    from mockllm.roles_astra import tactic_context
+    from simcore.systems.astra.model_roles import tactic_context
 
     c, legal = _context()
     context = tactic_context(c, legal)
@@ -92,7 +92,7 @@ def test_the_record_holds_the_prompt_each_answer_its_reason_and_the_fallback():
 
 
 def test_the_in_process_mock_is_recorded_with_the_prompt_it_skipped():
-    from mockllm.roles_astra import tactic_context
+    from simcore.systems.astra.model_roles import tactic_context
 
     c, legal = _context()
     context = tactic_context(c, legal)

@@ -15,7 +15,8 @@ from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from mockllm.openai_compat import OpenAICompatBackend, response_format
 from mockllm.scripted import ScriptedBackend
-from mockllm.tasks import all_tasks, get_task
+from mockllm.tasks import get_task
+from simcore.systems import tasks
 
 def _examples(task):
     return task.examples(np.random.default_rng(7))
@@ -27,14 +28,14 @@ def _structured(tid) -> bool:
 
 
 #: every task, by whether its answer is structured (a JSON schema) or free text
-STRUCTURED = tuple(sorted(t for t in all_tasks() if _structured(t)))
-FREE_TEXT = tuple(sorted(t for t in all_tasks() if not _structured(t)))
+STRUCTURED = tuple(sorted(t for t in tasks() if _structured(t)))
+FREE_TEXT = tuple(sorted(t for t in tasks() if not _structured(t)))
 
 
 def test_every_task_is_either_structured_or_free_text():
     """A task's answers are structured for every context or free text for every one; the
     papers' systems have both kinds."""
-    for tid in all_tasks():
+    for tid in tasks():
         task = get_task(tid)
         kinds = {task.answer_schema(ctx) is None for ctx in _examples(task)}
         assert len(kinds) == 1, tid

@@ -27,7 +27,8 @@ from mockllm.cassette import RecordingBackend, ReplayBackend, request_key
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from mockllm.openai_compat import OpenAICompatBackend, list_models
-from mockllm.tasks import all_tasks, get_task
+from mockllm.tasks import get_task
+from simcore.systems import tasks
 from simcore.errors import BackendError, ParseError
 from simcore import textsafe
 
@@ -113,11 +114,11 @@ def test_a_models_own_json_escape_of_a_lone_surrogate_is_replaced_too(tmp_path, 
     assert "\ufffd" in transcript and "\\ud800" not in transcript
 
 
-@pytest.mark.parametrize("task_id", sorted(all_tasks()))
+@pytest.mark.parametrize("task_id", sorted(tasks()))
 def test_no_tasks_reading_keeps_a_lone_surrogate_its_answer_escaped(task_id):
     """Every string of a JSON answer starting with the escape ``\\ud800``: the reading is
     refused or holds U+FFFD, never a lone surrogate."""
-    task = all_tasks()[task_id]
+    task = tasks()[task_id]
     for ctx in task.examples(np.random.default_rng(0))[:3]:
         answer = MockBackend(exact=True).chat(task.messages(**ctx), seed=1)
         broken = re.sub(r'(?<=[:\[,]) ?"', lambda m: m.group() + "\\ud800", answer)

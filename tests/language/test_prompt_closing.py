@@ -12,7 +12,8 @@ import pytest
 
 from mockllm.backend import Message
 from mockllm.mock import MockBackend
-from mockllm.tasks import QUESTION_HEADER, all_tasks, get_task, read_prompt
+from mockllm.tasks import QUESTION_HEADER, get_task, read_prompt
+from simcore.systems import tasks
 from simcore.errors import ParseError, UnrecognisedPrompt
 
 MOCK = MockBackend(exact=True)
@@ -22,7 +23,7 @@ def _examples(task):
     return task.examples(np.random.default_rng(3))
 
 
-@pytest.mark.parametrize("task_id", sorted(all_tasks()))
+@pytest.mark.parametrize("task_id", sorted(tasks()))
 def test_every_prompt_ends_with_the_question_the_format_and_one_example(task_id):
     task = get_task(task_id)
     for ctx in _examples(task):
@@ -38,7 +39,7 @@ def test_every_prompt_ends_with_the_question_the_format_and_one_example(task_id)
         assert got_task is task and got_ctx == json.loads(json.dumps(sent))
 
 
-@pytest.mark.parametrize("task_id", sorted(all_tasks()))
+@pytest.mark.parametrize("task_id", sorted(tasks()))
 def test_the_mock_refuses_a_prompt_whose_closing_is_not_the_tasks_own(task_id):
     task = get_task(task_id)
     system, user = task.messages(**_examples(task)[0])

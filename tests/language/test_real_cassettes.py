@@ -198,7 +198,7 @@ def test_the_model_as_the_negotiator_proposes_the_prompts_example_every_time(tmp
     """SmolLM2-135M in the scorable.negotiator seat: all 7 proposals parsed first try, and all 7
     are the prompt's example deal (A2 B1 C3 D2 E4), whoever proposes; the final deal is
     accepted by 3 of 6 and fails, as the stand-in's does.  Parsed is not right."""
-    from mockllm.roles_scorable import NEGOTIATOR
+    from simcore.systems.scorable.model_roles import NEGOTIATOR
 
     result = replay("scorable-negotiator-json_object.jsonl", tmp_path / "out")
     assert result.exit_code == 0, result.output

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from mockllm.client import ModelClient
-from mockllm.roles_astra import TEMPERATURE, PartnerRole, TacticRole
+from simcore.systems.astra.model_roles import TEMPERATURE, PartnerRole, TacticRole
 from policies.astra import speak
 from scenarios.bilateral import Domain, Valuation, load_domain
 from simcore import caches

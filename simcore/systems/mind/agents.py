@@ -8,7 +8,7 @@ voice itself, and the wrappers that seat a user's agent.
 * :class:`MindSeat` -- a member played by a decision policy with the legacy interface
   (``vote``, ``update``, ``guess`` and the ``tone`` / ``appraisal`` flags): MIND's
   :class:`~policies.mind.MindPolicy` and its ablations, Base's
-  :class:`~policies.mad.MadPolicy`, the role wrapper :class:`~mockllm.roles_mind.BaseRole`,
+  :class:`~policies.mad.MadPolicy`, the role wrapper :class:`~simcore.systems.mind.model_roles.BaseRole`,
   or a user's policy of that shape (docs/users/api.md, "Your own policy").  Each decision is, in
   this order: read the words it must read (only if its policy appraises), decide, and say
   the decision -- exactly the order of MIND's Algorithm 1 and so of the model calls.

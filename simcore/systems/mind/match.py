@@ -14,7 +14,7 @@ and their seeds are those of one conversation, in the order of MIND's Algorithm 
 
 Who may sit in a seat: a registered MIND-family id (``mind-v2``, ``base-v3``, ...), a
 policy object of simcore's (:class:`~policies.mind.MindPolicy`,
-:class:`~policies.mad.MadPolicy`, the role wrapper :class:`~mockllm.roles_mind.BaseRole`),
+:class:`~policies.mad.MadPolicy`, the role wrapper :class:`~simcore.systems.mind.model_roles.BaseRole`),
 or a user's agent -- by class, instance, ``package.module:Class`` or registered id --
 that has ``act(observation)`` (returning an Action, or a bare Vote / Update that the
 seat's voice says: :class:`~simcore.systems.mind.agents.VoicedSeat`) or the structured
@@ -35,7 +35,7 @@ import attrs
 import numpy as np
 
 from mockllm.client import ModelClient
-from mockllm.roles_mind import BaseRole
+from simcore.systems.mind.model_roles import BaseRole
 from policies.mad import MadPolicy
 from policies.mind import MindPolicy
 from scenarios.travel import Group, generate_group, item as get_item

@@ -18,7 +18,7 @@ from typing import Any, Sequence
 import attrs
 
 from mockllm.client import CallStats, ModelClient
-from mockllm.roles_mind import judge_context, judge_verdict
+from simcore.systems.mind.model_roles import judge_context, judge_verdict
 from mockllm.tone import TONE_NOISE
 from scenarios.travel import generate_group
 from simcore.argcheck import seat_ref

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from mockllm.roles_mind import JUDGE_TEMPERATURE, TEMPERATURE, BaseRole
+from simcore.systems.mind.model_roles import JUDGE_TEMPERATURE, TEMPERATURE, BaseRole
 from policies.mad import MadPolicy
 from simcore.argcheck import _policy_object, load_ref
 from simcore.registry import make

@@ -7,7 +7,7 @@ its method's estimates of the others, or the echo stand-in), draws the turn's cu
 (``scorable-speak``), and has the session model read its words and update the estimates of
 it (:class:`~simcore.systems.scorable.model.SessionModel`) -- the order of every model call
 and draw of one session.  With ``--role scorable.negotiator=BACKEND`` a party that does
-not estimate asks its proposals of a backend (:class:`mockllm.roles_scorable.NegotiatorRole`).
+not estimate asks its proposals of a backend (:class:`simcore.systems.scorable.model_roles.NegotiatorRole`).
 
 :class:`VoicedSeat` wraps a user's agent: a proposal it returns without words (a bare deal,
 or a :class:`~simcore.protocols.scorable.Proposal` with no text) is said by the seat's

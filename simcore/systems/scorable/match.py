@@ -29,7 +29,7 @@ import attrs
 
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
-from mockllm.roles_scorable import NegotiatorRole
+from simcore.systems.scorable.model_roles import NegotiatorRole
 from scenarios.scorable import Game, load_game
 from simcore.argcheck import _registered_id, seed_sequence
 from simcore.backends import backend_object

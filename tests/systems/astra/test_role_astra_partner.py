@@ -11,7 +11,7 @@ import pytest
 
 from mockllm.client import CallStats
 from mockllm.mock import MockBackend
-from mockllm.roles_astra import PARTNER
+from simcore.systems.astra.model_roles import PARTNER
 from simcore.errors import ParseError
 from simcore.seeding import derive
 from scenarios.bilateral import load_domain as _domain
@@ -88,7 +88,7 @@ def test_an_illegal_accept_is_repaired_then_the_rules_offer_is_made_counted():
     from types import SimpleNamespace
 
     from mockllm.client import ModelClient
-    from mockllm.roles_astra import PartnerRole
+    from simcore.systems.astra.model_roles import PartnerRole
     from mockllm.scripted import ScriptedBackend
     from policies.partners import make_partner
     from simcore.seeding import generator

@@ -11,7 +11,7 @@ import pytest
 
 from mockllm.backend import Message
 from mockllm.mock import MockBackend
-from mockllm.roles_astra import TACTIC, majority, ranking
+from simcore.systems.astra.model_roles import TACTIC, majority, ranking
 from policies import astra_modules as M
 from simcore.seeding import derive
 from scenarios.bilateral import load_domain as _domain
@@ -109,7 +109,7 @@ def test_unreadable_answers_fall_back_and_the_schema_enumerates_the_legal_tactic
     c = M.TacticContext(offers_exchanged=3, agent_offers=1, partner_offer_sa=14.0, partner_offer_sp=20.0,
                         stance="neutral", stance_delta=0.0, fairness="unfair", agent_conceded=False,
                         last_own_concession=0.0, agent_max=36.0, prev_own=30.0, partner_offers=2)
-    from mockllm.roles_astra import tactic_context
+    from simcore.systems.astra.model_roles import tactic_context
 
     ctx = tactic_context(c, M.applicable(c))
     assert TACTIC.answer_schema(ctx)["properties"]["tactic"]["enum"] == list(M.applicable(c))
@@ -132,7 +132,7 @@ def test_majority_and_its_documented_tie_break():
 
 def test_a_tie_goes_to_the_stand_in_then_to_its_ranking():
     from mockllm.client import ModelClient
-    from mockllm.roles_astra import TacticRole
+    from simcore.systems.astra.model_roles import TacticRole
     from mockllm.scripted import ScriptedBackend
     from simcore.seeding import generator
 
@@ -199,7 +199,7 @@ def test_simcore_roles_names_the_playable_role(capsys):
 
 
 def test_the_prompt_is_recognised_by_the_mock_and_names_its_source():
-    import mockllm.roles_astra as mod
+    import simcore.systems.astra.model_roles as mod
 
     assert "2.3" in mod.__doc__ and "Table 5" in mod.__doc__
     ex = TACTIC.examples(None)[0]

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from mockllm.roles_mind import BASE
+from simcore.systems.mind.model_roles import BASE
 from simcore.errors import ParseError
 from tests.taskbackend import OneTask
 from tests.clirun import simcore

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from mockllm.mock import MockBackend
-from mockllm.roles_mind import JUDGE, JUDGE_KEYS, events_of, judge_context
+from simcore.systems.mind.model_roles import JUDGE, JUDGE_KEYS, events_of, judge_context
 from simcore.errors import ParseError
 from simcore.metrics.mind_judge import CRITERIA, blind_evidence, compare, conversation_key, letters, settle
 from tests.taskbackend import OneTask
@@ -87,7 +87,7 @@ def test_the_prompt_read_back_gives_the_stand_ins_verdict_where_the_evidence_dec
 
 
 def test_the_mocks_tie_coin_swaps_with_the_plans_and_is_fair():
-    from mockllm.roles_mind import tie_letter
+    from simcore.systems.mind.model_roles import tie_letter
 
     plans = _events(groups=6)
     heads = 0

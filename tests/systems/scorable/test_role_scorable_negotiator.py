@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from mockllm.roles_scorable import NEGOTIATOR, stand_in_proposal
+from simcore.systems.scorable.model_roles import NEGOTIATOR, stand_in_proposal
 from simcore.errors import ParseError
 from tests.taskbackend import OneTask
 from tests.clirun import simcore
@@ -100,7 +100,7 @@ def test_the_answer_is_one_legal_option_per_issue():
 def test_the_mock_recomputes_the_stand_ins_proposal_from_the_prompt_alone():
     """Every proposal of a whole session: the stand-in's deal equals what the mock reads from the
     context the model would get (the deal space, tie-breaks and echo rebuilt from it)."""
-    from mockllm.roles_scorable import negotiator_context
+    from simcore.systems.scorable.model_roles import negotiator_context
     from scenarios.scorable import load_game
     from simcore.protocols.scorable import session_order
     from simcore.seeding import derive
