@@ -28,10 +28,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-#: the key of the notes in an event's ``hidden``
-KEY = "model_decisions"
-
-
 def recording(client) -> bool:
     """True when ``client`` keeps a record of its asks."""
     return getattr(client, "exchanges", None) is not None
@@ -114,4 +110,4 @@ def short(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
-__all__ = ["KEY", "recording", "take", "note", "policy_notes", "summary", "short"]
+__all__ = ["recording", "take", "note", "policy_notes", "summary", "short"]

@@ -1,6 +1,7 @@
-"""MIND's tone bands and the intensity lexicon the mock speaks and reads.
+"""The intensity lexicon the mock speaks and reads MIND's willingness with.
 
-Bands (MIND appendix B.2): Strict 9-10, Firm 7-8, Warm 4-6, Neutral 1-3.  Each
+The bands (MIND appendix B.2; :data:`scenarios.travel.BANDS`): Strict 9-10, Firm 7-8, Warm 4-6,
+Neutral 1-3.  Each
 willingness level 1..10 has several phrasings of its own; a phrase names its level
 exactly, so at zero noise reading a message recovers the speaker's level.
 
@@ -21,8 +22,8 @@ import re
 
 import numpy as np
 
-BANDS = {"Strict": (9, 10), "Firm": (7, 8), "Warm": (4, 6), "Neutral": (1, 3)}
-BAND_ORDER = ("Neutral", "Warm", "Firm", "Strict")
+from scenarios.travel import BAND_ORDER, BANDS, band_of
+
 
 #: default probability that wording slips to a neighbouring band (calibrated, see module doc)
 TONE_NOISE = 0.20
@@ -45,13 +46,6 @@ _PHRASE_LEVEL = {phrase: level for level, phrases in LEXICON.items() for phrase 
 # longest first so that no phrase is found inside a longer one
 _PHRASES = sorted(_PHRASE_LEVEL, key=len, reverse=True)
 _FIND = re.compile("|".join(re.escape(p) for p in _PHRASES))
-
-
-def band_of(w: int) -> str:
-    for name, (lo, hi) in BANDS.items():
-        if lo <= w <= hi:
-            return name
-    raise ValueError(f"willingness must be in 1..10, got {w}")
 
 
 def _neighbour_bands(w: int) -> tuple[tuple[int, int], ...]:

@@ -42,6 +42,7 @@ from mockllm import astra as lang
 from policies import astra_modules as M
 from policies.lp import Space, make_solver, sweep
 from simcore.protocols.alternating import Action, Observation
+from simcore.transcript import MODEL_DECISIONS
 
 NO_CUES = {"highest": None, "lowest": None}
 
@@ -386,7 +387,7 @@ class AstraAgent:
             tactic = self.tactic_role.choose(ctx, p.tactics, tactic)
             taken = getattr(self.tactic_role, "notes", None)
             if taken:
-                notes.setdefault("model_decisions", []).extend(taken)
+                notes.setdefault(MODEL_DECISIONS, []).extend(taken)
                 taken.clear()
         sas = M.sa_scores(M.rank_by_tactic(tactic, cands, ctx, p.tactics))
         if p.si_target == "partner":

@@ -38,7 +38,9 @@ from typing import Sequence
 
 import attrs
 
-from policies.travel_common import Dissent, Me, Update, Vote, middle_ground, plurality
+from policies.travel_common import middle_ground, plurality
+
+from simcore.protocols.travel_moves import Dissent, Me, Update, Vote
 from simcore.rules import Rule
 
 #: Base's rule table as data (README, --list-params and the report read it)

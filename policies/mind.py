@@ -96,7 +96,9 @@ from typing import Sequence
 
 import attrs
 
-from policies.travel_common import Dissent, Me, Update, Vote, group_middle, middle_ground, plurality
+from policies.travel_common import group_middle, middle_ground, plurality
+
+from simcore.protocols.travel_moves import Dissent, Me, Update, Vote
 
 from simcore.rules import Rule
 

@@ -50,6 +50,7 @@ from mockllm import astra as lang
 from policies.astra import AgentParams, AstraAgent, speak
 from simcore import caches
 from simcore.protocols.alternating import _NOTHING, Action, Observation
+from simcore.transcript import MODEL_DECISIONS
 
 
 @attrs.frozen
@@ -268,7 +269,7 @@ class Partner:
         text, stated = ("", None) if self.client is None else self.say(kind, offer, note)
         intent, hidden = (OfferIntent(note), _NOTHING) if kind == "offer" else self.move_notes(kind, note)
         if taken:
-            hidden = {**hidden, "model_decisions": taken}
+            hidden = {**hidden, MODEL_DECISIONS: taken}
         return _action((kind, text, stated, intent, hidden, offer))
 
     @staticmethod

@@ -38,6 +38,19 @@ import numpy as np
 
 from simcore.errors import InputError
 
+#: the willingness bands (MIND appendix B.2): name -> (lowest, highest) w, and their order
+BANDS = {"Strict": (9, 10), "Firm": (7, 8), "Warm": (4, 6), "Neutral": (1, 3)}
+BAND_ORDER = ("Neutral", "Warm", "Firm", "Strict")
+
+
+def band_of(w: int) -> str:
+    """The band of willingness ``w`` (1..10)."""
+    for name, (lo, hi) in BANDS.items():
+        if lo <= w <= hi:
+            return name
+    raise ValueError(f"willingness must be in 1..10, got {w}")
+
+
 CUISINES = ("Chinese", "American", "Italian", "Mexican", "Indian", "Mediterranean", "French")
 CITIES = ("Seattle", "Denver", "Chicago", "Atlanta", "Boston", "Austin", "Phoenix", "Miami",
           "Portland", "Dallas", "Houston", "Las Vegas", "San Diego", "Nashville", "Orlando")

@@ -32,12 +32,12 @@ from __future__ import annotations
 
 import contextlib
 
-from mockllm.exchanges import KEY, summary
+from mockllm.exchanges import summary
 from simcore import noise
 from simcore.errors import InputError, SimcoreError
 from simcore.systems import STUDIES, part
 from simcore.textsafe import visible
-from simcore.transcript import Event, jsonl_lines, run_of_line
+from simcore.transcript import MODEL_DECISIONS, Event, jsonl_lines, run_of_line
 
 
 def _matches(rid: str, run_id: str) -> bool:
@@ -106,7 +106,7 @@ def _model_lines(events) -> list[str]:
 
     out = []
     for e in events:
-        notes = e.hidden.get(KEY)
+        notes = e.hidden.get(MODEL_DECISIONS)
         if isinstance(notes, list):
             out += [f"  [model] #{e.seq} {e.speaker} (round {e.round}): {visible(summary(n), oneline=True)}"
                     for n in notes if isinstance(n, dict)]

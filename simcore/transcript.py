@@ -21,6 +21,10 @@ from simcore.errors import InputError
 from simcore.jsonread import parse
 from simcore.textsafe import visible
 
+#: the key of an event's hidden notes that holds the model's decisions in a role (what a model
+#: playing a role was asked and answered: mockllm.exchanges)
+MODEL_DECISIONS = "model_decisions"
+
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 #: json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode, its C encoder built once
 _ENCODE = dumps_compact

@@ -1,6 +1,6 @@
 """A MIND member for the seat tests (importable as ``tests.mind_agents:Stubborn``)."""
 
-from policies.travel_common import Update, Vote
+from simcore.protocols.travel_moves import Update, Vote
 
 
 class Stubborn:

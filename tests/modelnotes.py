@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mockllm.exchanges import KEY
+from simcore.transcript import MODEL_DECISIONS as KEY
 from simcore.transcript import Event
 
 

@@ -9,7 +9,7 @@ MIND Algorithm 1, step by step (``observation.step`` names the decision asked):
 | ``"vote"`` | each round, every other member (a *voter*) in member order | AGREE, or DISAGREE with a revised value among the item's options | Phase 2 (B5, B7, B8) |
 | -- | consensus when more than half of the voters AGREE (1 of 2 is not enough) | -- | Algorithm 1 line 11 |
 | ``"update"`` | the proposer, between rounds, after a round without consensus | KEEP, UPDATE or COMPROMISE, with a value among the options (the new proposal) | Phase 3 (B9) |
-| -- | no consensus after ``max_rounds`` (3) rounds: the value of the member with the highest willingness (:func:`~policies.travel_common.fallback_value`) | -- | Algorithm 1 line 16 |
+| -- | no consensus after ``max_rounds`` (3) rounds: the value of the member with the highest willingness (:func:`~simcore.protocols.travel_moves.fallback_value`) | -- | Algorithm 1 line 16 |
 
 The game (:class:`TravelVoteGame`) starts a :class:`TravelVoteState`; the driver
 (:mod:`simcore.driver`) gives the seat to act its :class:`Observation` and applies the
@@ -46,13 +46,11 @@ from typing import Any, NamedTuple, Optional, Sequence
 import attrs
 import numpy as np
 
-from mockllm.exchanges import KEY as MODEL_DECISIONS
-from mockllm.tone import band_of
-from policies.travel_common import Me, Update, Vote, fallback_value
-from scenarios.travel import CATALOGUE, Group, Item, Preference, item as get_item
+from scenarios.travel import CATALOGUE, Group, Item, Preference, band_of, item as get_item
 from simcore.contract import Legal, illegal
 from simcore.errors import InputError
-from simcore.transcript import Transcript
+from simcore.protocols.travel_moves import Me, Update, Vote, fallback_value
+from simcore.transcript import MODEL_DECISIONS, Transcript
 
 STEPS = ("propose", "vote", "update")
 #: the most options an item of the catalogue has (the finite view's width)
@@ -134,8 +132,8 @@ class Said(NamedTuple):
 class Action(NamedTuple):
     """What a seat does: the decision (``"propose"``: the seat's own values, one per
     negotiated item in order -- :attr:`Observation.opening`; ``"vote"``: a
-    :class:`~policies.travel_common.Vote`; ``"update"``: an
-    :class:`~policies.travel_common.Update`), its words, the readings it made (a vote: none,
+    :class:`~simcore.protocols.travel_moves.Vote`; ``"update"``: an
+    :class:`~simcore.protocols.travel_moves.Update`), its words, the readings it made (a vote: none,
     or one of the proposer's words; an update: none, or one per dissenter in
     :attr:`Observation.dissents` order), whether its words carry its willingness, and the
     notes of a role on a backend (:mod:`mockllm.exchanges`).  (Per-decision value objects are
@@ -381,14 +379,14 @@ class TravelVoteState:
         step, decision, readings = self.step, action.decision, action.readings
         if step == "vote":
             if type(decision) is not Vote and not isinstance(decision, Vote):
-                return f"a vote's decision is a policies.travel_common.Vote, not {type(decision).__name__}"
+                return f"a vote's decision is a simcore.protocols.travel_moves.Vote, not {type(decision).__name__}"
             if decision.revised_value is not None and decision.revised_value not in self.item.options:
                 return self._not_an_option()
             if readings and (len(readings) != 1 or not _reading(readings[0])):
                 return "a vote's readings are () or one Reading (of the proposer's words)"
         elif step == "update":
             if type(decision) is not Update and not isinstance(decision, Update):
-                return f"an update's decision is a policies.travel_common.Update, not {type(decision).__name__}"
+                return f"an update's decision is a simcore.protocols.travel_moves.Update, not {type(decision).__name__}"
             if decision.value not in self.item.options:
                 return self._not_an_option()
             if readings:

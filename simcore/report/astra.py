@@ -15,6 +15,7 @@ from simcore.report.model import decisions_html
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
 from simcore.rules import lookup, rules
+from simcore.transcript import MODEL_DECISIONS
 
 SYSTEM = "astra"
 def _tactic(code: str) -> str:
@@ -288,7 +289,7 @@ def step_rows(events) -> list[Step]:
         else:
             rule = f"partner: {i.get('mode') or e.phase}"
             src = ("the paper's LLM partner, played by a model (--role astra.partner; simcore's partner agent "
-                   "as the fallback)" if h.get("model_decisions") else
+                   "as the fallback)" if h.get(MODEL_DECISIONS) else
                    "simcore's partner agent (stand-in for the paper's LLM partner)")
             for key in ("target", "own_score", "level"):
                 if key in i:

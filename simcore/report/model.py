@@ -17,8 +17,9 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from mockllm.client import repair_messages
-from mockllm.exchanges import KEY, short
+from mockllm.exchanges import short
 from simcore.report.page import esc
+from simcore.transcript import MODEL_DECISIONS
 
 #: inline styles (the page's shared style sheet is left as it is)
 _BOX = "border-left:3px solid #CC79A7;padding:2px 8px;margin:6px 0"
@@ -101,7 +102,7 @@ def note_html(n: Mapping[str, Any]) -> str:
 
 def decisions_html(hidden: Mapping[str, Any]) -> str:
     """The notes of one event (``hidden.model_decisions``) as HTML; "" when it has none."""
-    notes = hidden.get(KEY) if isinstance(hidden, Mapping) else None
+    notes = hidden.get(MODEL_DECISIONS) if isinstance(hidden, Mapping) else None
     if not isinstance(notes, list):
         return ""
     return "".join(note_html(n) for n in notes if isinstance(n, Mapping))

@@ -9,7 +9,6 @@ import importlib
 import importlib.util
 from types import MappingProxyType
 
-from mockllm.tasks import Task, all_tasks
 from simcore.errors import UnknownIdError
 
 STUDIES = {
@@ -77,15 +76,6 @@ def available() -> list[str]:
 def studied() -> list[str]:
     """The present systems that have a study (``simcore run``'s), in the canonical order."""
     return [name for name in available() if part(name, "STUDY") is not None]
-
-
-def tasks() -> dict[str, Task]:
-    """Every language task of the installed systems, by id: each system's package imported (a
-    task registers itself when its module loads -- mockllm's own tasks, and the model roles a
-    system defines beside its match), then :func:`mockllm.tasks.all_tasks`."""
-    for name in available():
-        importlib.import_module(STUDIES[name])
-    return all_tasks()
 
 
 def study(name: str):

@@ -81,7 +81,7 @@ def test_a_backend_takes_plain_dict_messages():
 
 
 PLUGIN = '''
-from policies.travel_common import Update, Vote
+from simcore.protocols.travel_moves import Update, Vote
 from simcore.protocols.alternating import Action
 
 

@@ -112,7 +112,7 @@ class GuessesFortyTwo:
         return 42
 
     def vote(self, me, proposal, guessed_w, last_offer=None):
-        from policies.travel_common import Vote
+        from simcore.protocols.travel_moves import Vote
 
         return Vote("AGREE", "accept", None, "preference")
 

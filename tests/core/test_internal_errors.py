@@ -38,7 +38,7 @@ def _scorable_deal_off_the_board(monkeypatch):
 
 def _mind_update_names_no_option(monkeypatch):
     from policies.mind import MindPolicy
-    from policies.travel_common import Update
+    from simcore.protocols.travel_moves import Update
 
     monkeypatch.setattr(MindPolicy, "update", lambda self, me, proposal, dissents, n: Update("UPDATE", "the moon"))
     return (["run", "mind", "--groups", "1", "--variants", "mind"],

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from mockllm.client import ModelClient
-from mockllm.exchanges import KEY, summary
+from mockllm.exchanges import summary
+from simcore.transcript import MODEL_DECISIONS
 from mockllm.mock import MockBackend
 from simcore.systems.astra.model_roles import TACTIC, TacticRole
 from mockllm.scripted import ScriptedBackend
@@ -39,7 +40,7 @@ def _events(out: Path) -> list:
 
 
 def _notes(out: Path) -> list:
-    return [(e["seq"], n) for e in _events(out) for n in e["hidden"].get(KEY, ())]
+    return [(e["seq"], n) for e in _events(out) for n in e["hidden"].get(MODEL_DECISIONS, ())]
 
 
 def _context():

@@ -16,7 +16,7 @@ from mockllm.mock import MockBackend
 from mockllm.openai_compat import OpenAICompatBackend, response_format
 from mockllm.scripted import ScriptedBackend
 from mockllm.tasks import get_task
-from simcore.systems import tasks
+from systemtasks import tasks
 
 def _examples(task):
     return task.examples(np.random.default_rng(7))

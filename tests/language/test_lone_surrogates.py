@@ -28,7 +28,7 @@ from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from mockllm.openai_compat import OpenAICompatBackend, list_models
 from mockllm.tasks import get_task
-from simcore.systems import tasks
+from systemtasks import tasks
 from simcore.errors import BackendError, ParseError
 from simcore import textsafe
 

@@ -13,7 +13,7 @@ import pytest
 from mockllm.backend import Message
 from mockllm.mock import MockBackend
 from mockllm.tasks import QUESTION_HEADER, get_task, read_prompt
-from simcore.systems import tasks
+from systemtasks import tasks
 from simcore.errors import ParseError, UnrecognisedPrompt
 
 MOCK = MockBackend(exact=True)

@@ -13,7 +13,7 @@ voice itself, and the wrappers that seat a user's agent.
   this order: read the words it must read (only if its policy appraises), decide, and say
   the decision -- exactly the order of MIND's Algorithm 1 and so of the model calls.
 * :class:`VoicedSeat` -- a user's agent whose ``act`` may return a bare
-  :class:`~policies.travel_common.Vote` / :class:`~policies.travel_common.Update` (or, for
+  :class:`~simcore.protocols.travel_moves.Vote` / :class:`~simcore.protocols.travel_moves.Update` (or, for
   Phase 1, the opening values): the seat's voice says it.  An
   :class:`~simcore.protocols.travel_vote.Action` it returns is passed on unchanged.
 
@@ -28,7 +28,7 @@ from typing import Any, Optional
 from mockllm.client import ModelClient
 from mockllm.exchanges import policy_notes, recording
 from mockllm.travel import PROPOSE, READ, SPEAK
-from policies.travel_common import Dissent, Me, Update, Vote
+from simcore.protocols.travel_moves import Dissent, Me, Update, Vote
 from scenarios.travel import item as get_item
 from simcore.errors import InputError
 from simcore.protocols.travel_vote import Action, Observation, Reading, act_word

@@ -38,6 +38,7 @@ from mockllm import checks, exchanges, schema
 from mockllm.tasks import Task, register_task
 from policies.scorable import aspiration, choose_deal, echo_estimate
 from simcore.errors import ParseError
+from simcore.transcript import MODEL_DECISIONS
 
 #: the stand-in the mock plays: scorable-v1's settings (policies.scorable; simcore.protocols.scorable.Settings)
 MOCK_SHARE = 0.5
@@ -222,7 +223,7 @@ class NegotiatorRole:
         if not exchanges.recording(self.client):
             return info
         made = exchanges.note(exchanges.take(self.client), decision=decision, stand_in=stand_in, fallback=fell)
-        return dict(info, **{exchanges.KEY: [made]}) if made else info
+        return dict(info, **{MODEL_DECISIONS: [made]}) if made else info
 
 
 __all__ = ["NEGOTIATOR", "NegotiatorTask", "NegotiatorRole", "negotiator_context", "stand_in_proposal"]

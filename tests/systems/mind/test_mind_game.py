@@ -11,7 +11,7 @@ import simcore
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from policies.mind import MindPolicy
-from policies.travel_common import Dissent, Update, Vote
+from simcore.protocols.travel_moves import Dissent, Update, Vote
 from scenarios.travel import Group, Persona, Preference, generate_group
 from simcore.driver import play
 from simcore.errors import AgentError, IllegalMove, InputError

@@ -10,7 +10,7 @@ from mockllm.mock import MockBackend
 from mockllm.scripted import ScriptedBackend
 from mockllm import tone
 from mockllm.travel import PROPOSE, READ, SPEAK, TravelUtterance, read, render, render_all
-from scenarios.travel import CATALOGUE
+from scenarios.travel import BAND_ORDER, BANDS, CATALOGUE, band_of
 from simcore.errors import InputError, ParseError, UnrecognisedPrompt
 from tests.strategies import travel_utterances
 
@@ -40,8 +40,8 @@ def test_every_band_reads_back_exactly():
         for _ in range(10):
             u = TravelUtterance("propose", "Moderate", w, "preference")
             assert read(render(u, "dining budget tier", rng, 0.0)).willingness == w
-    assert {tone.band_of(w) for w in (9, 10)} == {"Strict"}
-    assert [tone.band_of(w) for w in (1, 3, 4, 6, 7, 8)] == ["Neutral", "Neutral", "Warm", "Warm", "Firm", "Firm"]
+    assert {band_of(w) for w in (9, 10)} == {"Strict"}
+    assert [band_of(w) for w in (1, 3, 4, 6, 7, 8)] == ["Neutral", "Neutral", "Warm", "Warm", "Firm", "Firm"]
 
 
 def test_phase1_message_reads_per_item():
@@ -57,16 +57,16 @@ def test_phase1_message_reads_per_item():
 
 def test_tone_noise_slips_only_to_a_neighbouring_band():
     rng = np.random.default_rng(1)
-    order = tone.BAND_ORDER
+    order = BAND_ORDER
     for w in range(1, 11):
         seen = set()
         for _ in range(200):
             level = tone.worded_level(w, rng, 1.0)
-            k, j = order.index(tone.band_of(w)), order.index(tone.band_of(level))
+            k, j = order.index(band_of(w)), order.index(band_of(level))
             assert abs(k - j) == 1
             seen.add(level)
-        lo, hi = tone.BANDS[tone.band_of(w)]
-        neighbours = {lv for lv in range(1, 11) if abs(order.index(tone.band_of(lv)) - order.index(tone.band_of(w))) == 1}
+        lo, hi = BANDS[band_of(w)]
+        neighbours = {lv for lv in range(1, 11) if abs(order.index(band_of(lv)) - order.index(band_of(w))) == 1}
         assert seen == neighbours  # every level of the neighbouring band(s), none of its own
     assert all(tone.worded_level(w, rng, 0.0) == w for w in range(1, 11))
     slips = sum(tone.worded_level(5, rng, 0.2) != 5 for _ in range(5000))

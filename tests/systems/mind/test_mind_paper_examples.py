@@ -6,7 +6,8 @@ import attrs
 import pytest
 
 from policies.mind import MindPolicy
-from policies.travel_common import Dissent, Me, group_middle, middle_ground
+from policies.travel_common import group_middle, middle_ground
+from simcore.protocols.travel_moves import Dissent, Me
 from scenarios.travel import ITEMS
 from scenarios.travel_traces import TRACES
 from simcore.systems.mind.traces import play

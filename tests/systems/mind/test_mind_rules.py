@@ -6,7 +6,8 @@ from hypothesis import given, settings, strategies as st
 
 from policies.mad import MadPolicy
 from policies.mind import MindPolicy
-from policies.travel_common import Dissent, Me, fallback_value, group_middle, middle_ground
+from policies.travel_common import group_middle, middle_ground
+from simcore.protocols.travel_moves import Dissent, Me, fallback_value
 from scenarios.travel import ITEMS, band
 from tests.strategies import travel_items
 
@@ -171,14 +172,14 @@ class _FixedVotes:
         self.agree_ids = set(agree_ids)
 
     def vote(self, me_, proposal, guessed_w, last_offer=None):
-        from policies.travel_common import Vote
+        from simcore.protocols.travel_moves import Vote
 
         if me_.value in self.agree_ids:
             return Vote("AGREE", "yield", None, "none")
         return Vote("DISAGREE", "push", me_.value, "preference")
 
     def update(self, me_, proposal, dissents, n_voters):
-        from policies.travel_common import Update
+        from simcore.protocols.travel_moves import Update
 
         return Update("KEEP", proposal, "preference")
 

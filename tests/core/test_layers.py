@@ -1,0 +1,40 @@
+"""The packages stand in layers, each importing only its own layer and those below it:
+
+    scenarios  <  simcore.protocols  <  mockllm  <  policies  <  simcore.metrics  <  simcore.systems
+
+(the data; the games; the language; the decisions, which speak through the language; what is
+measured of a run; each system's package, which ties its scenario, game, words and decisions
+together, and holds the model roles -- a model playing a decision the policies make).  Every
+import counts, at the top of a module or inside a function (tests/core/test_import_cycles.py's
+graph).  The base modules of ``simcore`` (errors, seeding, the contract, transcripts, ...) are
+what every layer may use."""
+
+from __future__ import annotations
+
+import networkx as nx
+from test_import_cycles import import_graph
+
+LAYERS = ("scenarios", "simcore.protocols", "mockllm", "policies", "simcore.metrics", "simcore.systems")
+
+
+def layer(module: str) -> int | None:
+    for k, package in enumerate(LAYERS):
+        if module == package or module.startswith(package + "."):
+            return k
+    return None
+
+
+def upward(graph) -> list[str]:
+    """The imports from a layer into one above it."""
+    return sorted(f"{a} -> {b}" for a, b in graph.edges
+                  if layer(a) is not None and layer(b) is not None and layer(b) > layer(a))
+
+
+def test_no_layer_imports_one_above_it():
+    found = upward(import_graph())
+    assert not found, "imports that reach up a layer:\n" + "\n".join(found)
+
+
+def test_the_check_sees_an_import_that_reaches_up():
+    g = nx.DiGraph([("mockllm.roles", "policies.scorable"), ("policies.scorable", "mockllm.scorable")])
+    assert upward(g) == ["mockllm.roles -> policies.scorable"]
