@@ -157,6 +157,8 @@ class SpeakTask(Task):
     """Turn a deal and the speaker's chosen preference cues into an utterance."""
 
     id = "scorable-speak"
+    #: the mock reads its context and changes none of it
+    mock_reads_fields = True
     instructions = (
         "You are one party ('speaker') in a multi-party negotiation over several issues ('issues': each "
         "with a code, a title and its options; option k of issue A has the code Ak). Write a short message "
@@ -222,6 +224,8 @@ class ExtractTask(Task):
     """Read the preference signals an utterance carries (the seed's Figure 2 shape)."""
 
     id = "scorable-extract"
+    #: the mock reads its context and changes none of it
+    mock_reads_fields = True
     instructions = (
         "You analyse a negotiation. Read the speaker's latest message (the context's 'utterance') and list "
         "the preference signals it expresses about the speaker's own preferences. Classify each signal by entity "
@@ -376,6 +380,8 @@ class EstimateTask(Task):
     """LLM-PE: estimate a party's whole score table directly from what it said and proposed."""
 
     id = "scorable-estimate"
+    #: the mock reads its context and changes none of it
+    mock_reads_fields = True
     instructions = (
         "You observe a multi-party negotiation. From the deals the named party has proposed and the "
         "preference signals read from its messages (in order), estimate that party's private score "

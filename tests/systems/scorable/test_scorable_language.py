@@ -3,6 +3,8 @@ output, and listeners' estimates come from the public record only."""
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -18,6 +20,7 @@ from scenarios.scorable import load_shipped
 from simcore.errors import ParseError
 from simcore.systems.scorable.match import start
 from simcore.seeding import derive, generator
+from tests.mockasks import asks
 
 GAME = load_shipped("harbour-sport-park")
 
@@ -164,3 +167,17 @@ def test_round_trip_through_the_backend_checker():
             want = task.expected(ctx)
             if want is not None:
                 assert parsed == want
+
+
+@pytest.mark.parametrize("task", [SPEAK, EXTRACT, ESTIMATE], ids=lambda t: t.id)
+@pytest.mark.parametrize("noise", [{}, {"exact": True}], ids=["noisy", "exact"])
+def test_the_mock_reads_the_callers_fields_with_the_full_round_trips_answers(task, noise, monkeypatch):
+    """The three tasks hand their plain fields to the in-process mock (``mock_reads_fields``):
+    every value, count, record and draw equals the full prompt round trip's, and the mock
+    leaves the caller's fields as they were."""
+    contexts = task.examples(np.random.default_rng(4))
+    before = copy.deepcopy(contexts)
+    assert task.mock_reads_fields
+    fast = asks(task, True, contexts, noise, monkeypatch, 9)
+    assert contexts == before
+    assert fast == asks(task, False, contexts, noise, monkeypatch, 9)
