@@ -30,10 +30,10 @@ from typing import Any, Mapping
 
 
 from mockllm import checks, schema
-from mockllm.jsontext import dumps_compact
 from mockllm.tasks import Task, register_task
 from simcore import caches
 from simcore.errors import ParseError
+from simcore.jsontext import dumps_compact
 
 MODES = ("greet", "ask_highest", "ask_lowest", "ask_clarify", "invite", "offer", "accept", "walk_away", "talk")
 

@@ -40,9 +40,9 @@ import numpy as np
 
 from mockllm.backend import Message
 from mockllm import checks
-from mockllm.jsontext import dumps_compact, loads
 from simcore import caches
 from simcore.errors import ParseError, UnrecognisedPrompt
+from simcore.jsontext import dumps_compact, loads
 from simcore.once import Once
 from simcore.textsafe import well_formed_data
 

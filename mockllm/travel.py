@@ -34,9 +34,9 @@ import attrs
 import numpy as np
 
 from mockllm import checks, schema, tone
-from mockllm.jsontext import dumps_spaced
 from mockllm.tasks import Task, register_task
 from simcore.errors import ParseError
+from simcore.jsontext import dumps_spaced
 from simcore.textsafe import well_formed_data
 
 ACTS = ("propose", "keep", "update", "compromise", "agree", "disagree")

@@ -33,7 +33,7 @@ from typing import Optional, Sequence
 
 import attrs
 
-from simcore.rules import Rule
+from simcore.ruletable import Rule
 
 # stance -> fairness -> lambda.  Section 4.2 / Figure 3 give lambda by the partner's stance:
 # greedy "around 0.9", neutral "around 0.5", generous "around 0.3"; Table 7 prints lambda=0.3

@@ -7,7 +7,7 @@ report names the row of each recorded reply.
 
 from __future__ import annotations
 
-from simcore.rules import Rule
+from simcore.ruletable import Rule
 
 #: the response trees as data (rule id, what was heard, condition, reply, passage); docs/systems/dominance.md
 #: section 4 is written from it, and the report cites the row a recorded decision names

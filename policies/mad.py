@@ -41,7 +41,7 @@ import attrs
 from policies.travel_common import middle_ground, plurality
 
 from simcore.protocols.travel_moves import Dissent, Me, Update, Vote
-from simcore.rules import Rule
+from simcore.ruletable import Rule
 
 #: Base's rule table as data (README, --list-params and the report read it)
 RULES = (

@@ -100,7 +100,7 @@ from policies.travel_common import group_middle, middle_ground, plurality
 
 from simcore.protocols.travel_moves import Dissent, Me, Update, Vote
 
-from simcore.rules import Rule
+from simcore.ruletable import Rule
 
 PUSH_RULES = ("margin", "margin-strict", "strict-only-blocks")
 

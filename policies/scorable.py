@@ -78,7 +78,7 @@ import attrs
 import numpy as np
 
 from scenarios.scorable import Game
-from simcore.rules import Rule
+from simcore.ruletable import Rule
 
 #: the negotiator's proposal rule as data (docs/systems/scorable.md is written from it; the report cites it)
 RULES = (

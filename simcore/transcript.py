@@ -16,9 +16,9 @@ from typing import Any, Iterable, Iterator, Sequence, TextIO
 
 import attrs
 
-from mockllm.jsontext import dumps_compact
 from simcore.errors import InputError
 from simcore.jsonread import parse
+from simcore.jsontext import dumps_compact
 from simcore.textsafe import visible
 
 #: the key of an event's hidden notes that holds the model's decisions in a role (what a model

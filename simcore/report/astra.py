@@ -14,7 +14,8 @@ from simcore.report import svg
 from simcore.report.model import decisions_html
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
-from simcore.rules import lookup, rules
+from simcore.rules import rules
+from simcore.ruletable import lookup
 from simcore.transcript import MODEL_DECISIONS
 
 SYSTEM = "astra"

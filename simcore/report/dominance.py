@@ -10,7 +10,8 @@ from simcore.report import svg
 from simcore.report.load import need
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
-from simcore.rules import lookup, rules
+from simcore.rules import rules
+from simcore.ruletable import lookup
 
 SYSTEM = "dominance"
 H = (("self_centred", "H1 self-centred"), ("concessions_per_dialogue", "H2 concessions"),

@@ -17,7 +17,8 @@ from simcore.report.load import need
 from simcore.report.model import decisions_html
 from simcore.report.page import esc, figure, missing, note, num, table
 from simcore.report.steps import Step
-from simcore.rules import lookup, rules
+from simcore.rules import rules
+from simcore.ruletable import lookup
 
 SYSTEM = "mind"
 TABLE1 = (("DHR", "DHR", True), ("DR", "DR", True), ("F", "F", True), ("high_w_hit", "High-w Hit", True),

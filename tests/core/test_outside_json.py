@@ -115,7 +115,7 @@ def test_every_module_reads_outside_json_through_jsonread():
            "simcore/strategies.py": "test strategy on the mock's own answers",
            "simcore/systems/mind/study.py": "its own compressed cache",
            "simcore/transcript.py": "only asks whether a last line is complete",
-           "mockllm/jsontext.py": "the mock's fast path for its own texts",
+           "simcore/jsontext.py": "the mock's fast path for its own texts",
            "mockllm/dominance.py": "re-reads a vocabulary it has just encoded",
            "simcore/systems/astra/model_roles.py": "reads the mock's own answer",
            "simcore/systems/mind/model_roles.py": "reads the mock's own answer",

@@ -4,7 +4,7 @@ import os
 
 from click.testing import CliRunner
 
-from simcore import rules
+from simcore import rules, ruletable
 from simcore.cli import cli
 from checkout import CHECKOUT  # noqa: E402
 
@@ -33,10 +33,10 @@ def test_every_rule_names_a_source_and_tables_are_numbered_in_order():
 
 
 def test_the_report_lookup_names_the_row_a_decision_came_from():
-    rows = rules.table(rules.rules("mind"), "mind-voter")
-    assert rules.lookup(rows, "yield", "urgency").row == "3"
-    assert rules.lookup(rows, "push", "anything").row == "4"
-    assert rules.lookup(rows, "nonsense", None) is None
+    rows = ruletable.table(rules.rules("mind"), "mind-voter")
+    assert ruletable.lookup(rows, "yield", "urgency").row == "3"
+    assert ruletable.lookup(rows, "push", "anything").row == "4"
+    assert ruletable.lookup(rows, "nonsense", None) is None
 
 
 def test_list_params_prints_the_rule_tables():
@@ -49,7 +49,7 @@ def test_every_rule_a_dominance_reply_records_has_a_row():
     """Each rule id the response trees can record is a row of the trees' data."""
     import re
 
-    from simcore.rules import lookup
+    from simcore.ruletable import lookup
 
     src = open(os.path.join(ROOT, "policies", "dominance.py"), encoding="utf-8").read()
     ids = set(re.findall(r'"((?:F\d|exit|open)\.[a-z-]+)"', src))

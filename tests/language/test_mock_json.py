@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from mockllm import astra as lang
 from mockllm.callrng import CallRng
-from mockllm.jsontext import dumps_compact, dumps_spaced, loads
 from mockllm.mock import MockBackend
 from scenarios.bilateral import load_domain
+from simcore.jsontext import dumps_compact, dumps_spaced, loads
 
 REFERENCE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
