@@ -12,7 +12,8 @@
 ``--study-cpu N`` instead measures only the CPU time of the study (every method, N trials,
 one worker, no output files) in this process, after a warm-up trial: the figure to compare
 two checkouts by, run alternately from each (the study is found through
-``simcore.systems.STUDIES``, so the script runs unchanged on older checkouts).
+``simcore.catalog.STUDIES``, or ``simcore.systems.STUDIES`` in a checkout without the catalog, so
+the script runs unchanged on older checkouts).
 """
 
 from __future__ import annotations
@@ -72,7 +73,10 @@ def _study():
     """The scorable study's import path and its config class, wherever the checkout keeps them."""
     import importlib
 
-    from simcore.systems import STUDIES
+    try:
+        from simcore.catalog import STUDIES
+    except ImportError:  # a checkout whose systems' index is simcore.systems
+        from simcore.systems import STUDIES
 
     module = importlib.import_module(STUDIES["scorable"])
     return f"{STUDIES['scorable']}:STUDY", module.ScorableConfig

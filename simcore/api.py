@@ -28,7 +28,7 @@ from simcore.argcheck import seed_sequence
 from simcore.errors import InputError
 from simcore.registry import make as _make, register as _register, registered as _registered
 from simcore.roles import roles as _roles
-from simcore.systems import STUDIES, part
+from simcore.catalog import STUDIES, part
 from simcore.systems.astra.match import episode_match as astra_match
 from simcore.systems.astra.registry import AGENTS as ASTRA_AGENTS, DEFAULT_BASE_PARTNER
 from simcore.systems.dominance.match import dialogue_match as dominance_match
@@ -38,7 +38,7 @@ from simcore.systems.scorable.match import session_match as scorable_match
 
 # ------------------------------------------------------------------ any system
 def negotiate(system: str, *, seed: Any = 0, **options: Any):
-    """One negotiation of any system (a key of ``simcore.systems.STUDIES``: the four papers'
+    """One negotiation of any system (a key of ``simcore.catalog.STUDIES``: the four papers'
     and any other system installed), set up from the options its environment takes
     (``make_env(system, **options)``: docs/users/env.md lists them; the seats' agents among them)
     and played to the end: the system's result, as its set-up's finish gives it (ASTRA:

@@ -25,7 +25,7 @@ import click
 
 from simcore.errors import IllegalMove, SimcoreError
 from simcore.progress import AFTER
-from simcore.systems import STUDIES, available, part, studied
+from simcore.catalog import STUDIES, available, part, studied
 from simcore.textsafe import visible
 
 

@@ -21,7 +21,7 @@ from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir, write_atomic
 from simcore.jsonread import JSONProblem, loads
 from simcore.launch import launch
 from simcore.progress import _clock
-from simcore.systems import STUDIES, part
+from simcore.catalog import STUDIES, part
 
 MARK = "default-study.json"
 

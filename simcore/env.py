@@ -39,7 +39,7 @@ import numpy as np
 from simcore.argcheck import seed_sequence
 from simcore.driver import play
 from simcore.errors import AgentError, InputError
-from simcore.systems import STUDIES, part
+from simcore.catalog import STUDIES, part
 
 try:  # an optional extra
     from gymnasium import spaces

@@ -21,13 +21,13 @@ from simcore.argcheck import seed_sequence
 from simcore.contract import Match
 from simcore.errors import InputError
 from simcore.registry import registered, resolve
-from simcore.systems import part
+from simcore.catalog import part
 
 
 class EnvSpec:
     """The base every system's ``ENV`` extends (the module docstring)."""
 
-    #: the system's name (a key of :data:`simcore.systems.STUDIES`)
+    #: the system's name (a key of :data:`simcore.catalog.STUDIES`)
     system: str = ""
     #: the options :meth:`match` takes (``make_env(system, **options)``)
     options: tuple[str, ...] = ()

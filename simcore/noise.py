@@ -16,7 +16,7 @@ intent, kept in the transcript) with what its words say or what the listener rea
 | dominance | a garbled sentence (``dominance_garble``) | the listener's reading differs from the speaker's utterance |
 
 Each system's package names its finder (``noise_notes``: the functions below for the four
-papers' systems; a system that names none marks nothing, ``simcore.systems.no_noise``); :func:`notes` returns ``{event seq: note}``; exact wording (``MockBackend(exact=True)``,
+papers' systems; a system that names none marks nothing, ``simcore.catalog.no_noise``); :func:`notes` returns ``{event seq: note}``; exact wording (``MockBackend(exact=True)``,
 tone_noise 0, ...) gives none.  The chat with the dominance agent uses exact wording.
 """
 
@@ -26,7 +26,7 @@ from typing import Mapping, Sequence
 
 from mockllm.tone import read_level
 from scenarios.travel import ITEMS
-from simcore.systems import STUDIES, part
+from simcore.catalog import STUDIES, part
 from simcore.transcript import Event
 
 

@@ -16,7 +16,7 @@ import os
 
 from simcore.errors import SimcoreError
 from simcore.files import write_atomic
-from simcore.systems import available, part
+from simcore.catalog import available, part
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DIR = os.path.join(ROOT, "tests", "playthroughs")

@@ -25,7 +25,7 @@ import attrs
 
 from simcore.errors import UnknownIdError
 from simcore.once import Once
-from simcore.systems import STUDIES
+from simcore.catalog import STUDIES
 from simcore.textsafe import visible
 
 KINDS = ("scenario", "policy", "protocol", "backend", "study")
@@ -71,7 +71,7 @@ _specs: dict[str, dict[str, Spec]] = {k: {} for k in KINDS}
 # Each system's study module declares ``REGISTRY``: a list of Spec keyword dicts.
 def _builtin_modules() -> tuple[str, ...]:
     """The modules whose ``REGISTRY`` lists simcore's own entries: the systems' and the backends'."""
-    return ("simcore.systems", *STUDIES.values(), "mockllm.registrations")
+    return ("simcore.catalog", *STUDIES.values(), "mockllm.registrations")
 
 
 #: the entry-point group through which an installed package adds its own policies (or scenarios,

@@ -25,7 +25,7 @@ from typing import Any, Callable, Mapping
 import attrs
 
 from simcore.errors import UnknownIdError
-from simcore.systems import STUDIES, available, part
+from simcore.catalog import STUDIES, available, part
 
 
 def _frozen_mapping(value: Mapping[str, Any]) -> tuple:

@@ -14,7 +14,7 @@ import importlib
 import os
 from simcore.files import write_atomic
 from simcore.ruletable import Rule, markdown, table
-from simcore.systems import STUDIES, part
+from simcore.catalog import STUDIES, part
 
 
 def rules(system: str) -> tuple[Rule, ...]:

@@ -63,7 +63,7 @@ from simcore.progress import Progress
 from simcore.resultlog import ResultLog, dumps, read_log
 from simcore.seeding import derive
 from simcore.study import Job, JobOutput, Summary, _Call, write_summary
-from simcore.systems import STUDIES, system_of_study
+from simcore.catalog import STUDIES, system_of_study
 from simcore.tables import Table
 from simcore.transcript import _jsonable
 

@@ -34,7 +34,7 @@ from simcore.driver import play
 from simcore.errors import AgentError, IllegalMove, InputError, ParseError, UnrecognisedPrompt
 from simcore.registry import resolve
 from simcore.seeding import derive
-from simcore.systems import STUDIES, part
+from simcore.catalog import STUDIES, part
 from simcore.transcript import Event
 
 

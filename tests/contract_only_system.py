@@ -1,4 +1,4 @@
-"""The buy-sell system as a package with no study: the contract's names (simcore.systems.INTERFACE),
+"""The buy-sell system as a package with no study: the contract's names (simcore.catalog.INTERFACE),
 its roles and its playthroughs, and nothing of ``simcore run``; tests/core/test_contract_only_system.py
 plays it through every shared driver."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 
 from mockllm.tasks import Task, all_tasks
-from simcore.systems import STUDIES, available
+from simcore.catalog import STUDIES, available
 
 
 def tasks() -> dict[str, Task]:

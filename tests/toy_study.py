@@ -146,7 +146,7 @@ def render_run(events) -> str:
 
 def register_cli() -> None:
     """Make ``simcore run toy`` available in this process."""
-    from simcore.systems import STUDIES
+    from simcore.catalog import STUDIES
 
     STUDIES.setdefault("toy", "toy_study")
 

@@ -19,7 +19,7 @@ from simcore.files import write_atomic
 from simcore.report import checked, load, page, sweep as sweep_mod
 from simcore.report.steps import RULE, Sampler, anchor, mark_noise, match, pick_one, render_steps
 from simcore.robustness import cell, verdict
-from simcore.systems import STUDIES, part
+from simcore.catalog import STUDIES, part
 
 SAMPLE = 8
 #: runs of each kind read as candidates for its step-through (steps.RULE says which is shown)

@@ -25,7 +25,7 @@ import attrs
 from simcore.errors import InputError
 from simcore.jsonread import read_json
 from simcore.report.checked import wrap
-from simcore.systems import STUDIES, system_of_study
+from simcore.catalog import STUDIES, system_of_study
 from simcore.transcript import Event, jsonl_lines
 from simcore.transcript import run_of_line as _run_of
 

@@ -14,7 +14,7 @@ import json
 import re
 
 from simcore.report import svg
-from simcore.systems import STUDIES, part
+from simcore.catalog import STUDIES, part
 from simcore.report.page import figure, missing, note, num, table
 
 def _report(system: str):

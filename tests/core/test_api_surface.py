@@ -64,7 +64,7 @@ def test_the_registry_makes_protocols_and_studies():
     from simcore.protocols.alternating import AlternatingGame
 
     assert isinstance(simcore.make("protocol", "alternating-offers-v1"), AlternatingGame)
-    from simcore.systems import STUDIES
+    from simcore.catalog import STUDIES
 
     assert simcore.registered("study") == sorted(f"{s}-study-v1" for s in STUDIES)
     assert simcore.make("study", "mind-study-v1").name == "mind"

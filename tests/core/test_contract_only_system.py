@@ -8,12 +8,12 @@ import pytest
 from click.testing import CliRunner
 
 import simcore
-import simcore.systems
+import simcore.catalog
 from simcore import noise, playthroughs
 from simcore.cli import cli
 from simcore.roles import claims, roles
 from simcore.rules import rules
-from simcore.systems import STUDIES, part, studied
+from simcore.catalog import STUDIES, part, studied
 from simcore.testing import check_policy
 
 
@@ -26,7 +26,7 @@ def test_the_names_left_out_take_their_defaults(contract_only):
     assert part("buysell", "STUDY") is None and part("buysell", "command") is None
     assert part("buysell", "REPORT") is None and part("buysell", "CLAIMS") == () and part("buysell", "RULE_MODULES") == ()
     assert "buysell" not in studied() and "mind" in studied()
-    assert not [e for e in simcore.systems.REGISTRY if e["id"] == "buysell-study-v1"]
+    assert not [e for e in simcore.catalog.REGISTRY if e["id"] == "buysell-study-v1"]
     assert claims("buysell") == [] and [r.id for r in roles("buysell")] == ["buysell.seller", "buysell.buyer"]
     assert not [r for r in rules("buysell")]
 

@@ -17,7 +17,7 @@ NAMES = ("mind", "scorable", "astra", "dominance")
 def _fake_studies(monkeypatch, calls, interrupt_at=None, afters=None):
     """Each system's run_default writes a metrics.json (a stand-in for its study, which
     takes minutes); the one named ``interrupt_at`` is stopped by Ctrl-C halfway."""
-    from simcore import systems as studies
+    from simcore import catalog as studies
 
     afters = [] if afters is None else afters
     for name in NAMES:

@@ -15,7 +15,7 @@ import pytest
 
 import simcore
 from simcore.errors import InputError
-from simcore.systems import STUDIES
+from simcore.catalog import STUDIES
 
 pettingzoo = pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402

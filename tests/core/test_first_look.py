@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from simcore.systems import STUDIES
+from simcore.catalog import STUDIES
 from tests.clirun import simcore as run_simcore
 
 

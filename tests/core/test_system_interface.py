@@ -1,5 +1,5 @@
-"""Every system is a package that exports the same interface (simcore.systems.INTERFACE, and
-what it leaves out of simcore.systems.OPTIONAL takes the default there), so the shared modules
+"""Every system is a package that exports the same interface (simcore.catalog.INTERFACE, and
+what it leaves out of simcore.catalog.OPTIONAL takes the default there), so the shared modules
 -- the CLI, the registry, the report, the step-through's noise marks, the rule tables, the
 environment, check_policy -- find each system through it and name none."""
 
@@ -12,7 +12,7 @@ import re
 import attrs
 import pytest
 
-from simcore.systems import INTERFACE, STUDIES, part
+from simcore.catalog import INTERFACE, STUDIES, part
 from checkout import CHECKOUT  # noqa: E402
 
 ROOT = CHECKOUT
@@ -34,7 +34,7 @@ def test_a_system_exports_the_interface(system):
 
 def test_no_shared_module_lists_the_systems():
     """Outside the systems' own packages, no module of simcore names the systems one by one in
-    a mapping (a new system would have to edit it): they are found through simcore.systems."""
+    a mapping (a new system would have to edit it): they are found through simcore.catalog."""
     pattern = re.compile(r'\{[^{}]*"mind"\s*:[^{}]*"astra"\s*:[^{}]*\}', re.S)
     offenders = []
     for folder in ("simcore", "mockllm"):
@@ -44,4 +44,4 @@ def test_no_shared_module_lists_the_systems():
             for f in files:
                 if f.endswith(".py") and pattern.search(open(os.path.join(dirpath, f), encoding="utf-8").read()):
                     offenders.append(os.path.relpath(os.path.join(dirpath, f), ROOT))
-    assert not [o for o in offenders if o != os.path.join("simcore", "systems", "__init__.py")], offenders
+    assert not [o for o in offenders if o != os.path.join("simcore", "catalog.py")], offenders

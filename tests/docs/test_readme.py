@@ -7,7 +7,7 @@ import os
 import re
 import shlex
 
-from simcore.systems import available
+from simcore.catalog import available
 from checkout import CHECKOUT  # noqa: E402
 
 ROOT = CHECKOUT

@@ -7,7 +7,7 @@ the API, the environment and ``check_policy`` share), :mod:`.envspec` (the envir
 :mod:`.study` and :mod:`.tables` (``simcore run buysell``), :mod:`.cli` (the command) and
 :mod:`.report` (its section of ``simcore report``).  The game is :mod:`simcore.protocols.buysell`;
 the decision rule :mod:`policies.buysell`; the words :mod:`mockllm.buysell`.  The names it leaves
-out take :data:`simcore.systems.OPTIONAL`'s defaults: no claims, no rule tables, no noise marks.
+out take :data:`simcore.catalog.OPTIONAL`'s defaults: no claims, no rule tables, no noise marks.
 """
 
 from simcore.systems.buysell.cli import FIRST_LOOK, command

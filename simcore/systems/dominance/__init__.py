@@ -9,7 +9,7 @@ the playthroughs) and :mod:`.cli` (the command).  The game is
 :mod:`simcore.protocols.dialogue`; the decision rules are in :mod:`policies.dominance` and
 :mod:`policies.dominance_state`; the terminal chat is :mod:`simcore.chat_dominance`.
 
-It declares no LLM roles and no claims (:data:`simcore.systems.OPTIONAL`'s defaults): the
+It declares no LLM roles and no claims (:data:`simcore.catalog.OPTIONAL`'s defaults): the
 dominance agent's decisions are all the seed's response trees (an algorithm), the simulated user
 is another such agent, and the study states no paper figure it compares across stand-ins.
 """

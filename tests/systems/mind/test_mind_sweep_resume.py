@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from simcore.sweep import run_sweep
-from simcore.systems import system_of_study
+from simcore.catalog import system_of_study
 from simcore.systems.mind import STUDY_PATH, MindConfig
 
 
