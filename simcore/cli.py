@@ -30,7 +30,7 @@ from simcore.textsafe import visible
 
 
 #: studies that are not a system's own (not in the default study): name -> the module of their command
-EXTRA_STUDIES = {"astra-population": "simcore.systems.astra.population_cli"}
+EXTRA_STUDIES = {"astra-population": "simcore.bridges.population_cli"}
 
 
 class LazyRunGroup(click.Group):

@@ -10,10 +10,10 @@ import pytest
 pytest.importorskip("negmas")
 
 from simcore.study import run_study  # noqa: E402
-from simcore.systems.astra.population import STUDY, PopulationConfig, group_of, pooled  # noqa: E402
+from simcore.bridges.negmas.population_study import STUDY, PopulationConfig, group_of, pooled  # noqa: E402
 from tests.clirun import simcore as run_cli  # noqa: E402
 
-PATH = "simcore.systems.astra.population:STUDY"
+PATH = "simcore.bridges.negmas.population_study:STUDY"
 SMALL = dict(setups=("integrative", "distributive"), episodes=2, references=("boulware",), packages=(),
              extra=("negmas.sao:AspirationNegotiator", "negmas.sao:ToughNegotiator"))
 

@@ -1,4 +1,4 @@
-"""``simcore run astra-population``: the command of :mod:`simcore.systems.astra.population`.
+"""``simcore run astra-population``: the command of :mod:`simcore.bridges.negmas.population_study`.
 
 The study needs the NegMAS extra; this module does not import it, so that ``simcore run --help``
 lists the command without it, and the command says in one line what to install."""
@@ -17,7 +17,7 @@ from simcore.systems.astra.registry import PARTNERS, SETUPS
 
 NAME = "astra-population"
 #: where ``launch`` and the sweep log find the study
-STUDY_PATH = "simcore.systems.astra.population:STUDY"
+STUDY_PATH = "simcore.bridges.negmas.population_study:STUDY"
 PACKAGES = ("negmas_genius_agents", "negmas_negolog")
 
 
@@ -50,7 +50,7 @@ def command(seed, workers, out, progress, domain, setups, episodes, agents, refe
         raise InputError(NAME, "", "needs NegMAS and its agents: pip install 'simcore[negmas]' "
                                    "negmas-genius-agents negmas-negolog")
     # (the NegMAS extra is optional: the study module imports it, so it is imported here, when run)
-    population = importlib.import_module("simcore.systems.astra.population")
+    population = importlib.import_module("simcore.bridges.negmas.population_study")
     from_list = lambda text: tuple(x.strip() for x in text.split(",") if x.strip())  # noqa: E731
     bad = [p for p in from_list(packages) if importlib.util.find_spec(p) is None]
     if bad:
