@@ -1,10 +1,11 @@
 """The packages stand in layers, each importing only its own layer and those below it:
 
-    scenarios  <  simcore.protocols  <  mockllm  <  policies  <  simcore.metrics  <  simcore.systems
+    scenarios < simcore.protocols < mockllm < policies < simcore.metrics < simcore.systems < simcore.bridges
 
 (the data; the games; the language; the decisions, which speak through the language; what is
 measured of a run; each system's package, which ties its scenario, game, words and decisions
-together, and holds the model roles -- a model playing a decision the policies make).  Every
+together, and holds the model roles -- a model playing a decision the policies make; the bridges
+to other negotiation libraries, which seat the systems' agents there and theirs here).  Every
 import counts, at the top of a module or inside a function (tests/core/test_import_cycles.py's
 graph).  The base modules of ``simcore`` (errors, seeding, the contract, transcripts, the rule
 rows, ...) are what every layer may use, so they reach no layer above the one using them: an import
@@ -15,7 +16,7 @@ from __future__ import annotations
 import networkx as nx
 from test_import_cycles import import_graph
 
-LAYERS = ("scenarios", "simcore.protocols", "mockllm", "policies", "simcore.metrics", "simcore.systems")
+LAYERS = ("scenarios", "simcore.protocols", "mockllm", "policies", "simcore.metrics", "simcore.systems", "simcore.bridges")
 
 
 def layer(module: str) -> int | None:
