@@ -139,7 +139,8 @@ class SpeakTask(Task):
     instructions = (
         "You are one side of a bargaining dialogue over shared supplies. Say the move given in the "
         "context in one or two friendly sentences. Modes: greet, ask_highest / ask_lowest / "
-        "ask_clarify (ask which item matters most / least to the other side), offer (state the split "
+        "ask_clarify (ask which item matters most / least to the other side), invite (ask the other "
+        "side to propose a split, stating none yourself), offer (state the split "
         "exactly: how many units of each item you take and the other side takes, and the shared "
         "choices), accept, walk_away, talk. If 'mention' names an item, say that it matters most to "
         "you. If 'warning' is true, warn that you will walk away if offers stay below your "

@@ -28,7 +28,7 @@ from checkout import TESTS  # noqa: E402
 REAL = Path(TESTS) / "cassettes" / "real"
 #: (the SmolLM2 recordings' words and readings: both checks off)
 ASTRA = ["run", "astra", "--episodes", "1", "--setups", "integrative,distributive", "--partners", "base",
-         "--agents", "astra", "--agent-param", "rc_floor=none", "--agent-param", "first_offer=agent", "--rounds", "6", "--max-fallback-share", "1", "--min-reading-accuracy", "0",
+         "--agents", "astra", "--rounds", "6", "--max-fallback-share", "1", "--min-reading-accuracy", "0",
          "--no-progress"]
 MIND = ["run", "mind", "--groups", "1", "--sizes", "2", "--variants", "base", "--seeds", "1",
         "--role", "mind.base=model", "--max-fallback-share", "1", "--no-progress"]
@@ -129,30 +129,30 @@ def test_the_models_tactic_votes_are_in_the_transcript_the_report_and_show(capsy
                            "--role", "astra.tactic=model", "--out", str(out))
     assert code == 0, err
     notes = _notes(out)
-    assert len(notes) == 5  # the five offers whose tactic was asked (test_real_roles: LGR, LIC, LGR, LIC, MGF)
+    assert len(notes) == 3  # the three offers whose tactic was asked (test_real_roles: MGF, LGR, LIC)
     seq, first = notes[0]
     assert first["task"] == "astra.tactic" and first["prompt"][0][1].startswith("TASK: astra.tactic\n")
-    assert [a["answers"][0]["text"] for a in first["asks"]] == ['{"tactic": "LGR"}', '{"tactic": "AEO"}',
-                                                                '{"tactic": "LGR"}', '{"tactic": "LGR"}',
-                                                                '{"tactic": "LGR"}']
+    assert [a["answers"][0]["text"] for a in first["asks"]] == ['{"tactic": "LGR"}', '{"tactic": "MGF"}',
+                                                                '{"tactic": "MGF"}', '{\n  "tactic": "MGF"\n}',
+                                                                '{\n  "tactic": "MGF"\n}']
     assert (first["votes"], first["decision"], first["stand_in"], first["fallback"]) == (
-        ["LGR", "AEO", "LGR", "LGR", "LGR"], "LGR", "AEO", False)
-    assert [n["decision"] for _, n in notes] == ["LGR", "LIC", "LGR", "LIC", "MGF"]
+        ["LGR", "MGF", "MGF", "MGF", "MGF"], "MGF", "AEO", False)
+    assert [n["decision"] for _, n in notes] == ["MGF", "LGR", "LIC"]
 
     code, _, err = simcore(capsys, "report", str(out), "--negotiation", TACTIC_EPISODE, "--out", str(tmp_path / "n.html"))
     assert code == 0, err
     page = (tmp_path / "n.html").read_text()
-    assert page.count('<div class="model"') == 2  # this episode's two asked tactics
-    assert "played by a model: astra.tactic</span> decided <b>LGR</b> &mdash; the stand-in's decision: AEO" in page
-    assert "votes of the 5 samples: LGR, AEO, LGR, LGR, LGR" in page
+    assert page.count('<div class="model"') == 1  # this episode's one asked tactic
+    assert "played by a model: astra.tactic</span> decided <b>MGF</b> &mdash; the stand-in's decision: AEO" in page
+    assert "votes of the 5 samples: LGR, MGF, MGF, MGF, MGF" in page
     assert "<details><summary>prompt (2 messages, " in page and "TASK: astra.tactic\nYou decide the tactic" in page
-    assert "{&quot;tactic&quot;: &quot;AEO&quot;}</code>" in page  # a raw answer, escaped
-    assert "parsed: <b>AEO</b>" in page
+    assert "{&quot;tactic&quot;: &quot;LGR&quot;}</code>" in page  # a raw answer, escaped
+    assert "parsed: <b>LGR</b>" in page
     assert "<script" not in page
 
     code, shown, _ = simcore(capsys, "show", str(out / "transcripts.jsonl"), "--group", TACTIC_EPISODE)
     assert code == 0
-    assert (f"  [model] #{seq} agent (round 3): astra.tactic: 5 samples voted LGR, AEO, LGR, LGR, LGR -> LGR "
+    assert (f"  [model] #{seq} agent (round 4): astra.tactic: 5 samples voted LGR, MGF, MGF, MGF, MGF -> MGF "
             "(the stand-in: AEO)") in shown.splitlines()
 
 
