@@ -18,7 +18,7 @@ chosen tactic) stays the algorithm's:
   does not vote; no vote at all: the stand-in's tactic; a tie: the stand-in's own tactic
   when it is among the tied, else the first of them in the stand-in's ranking
   (:func:`ranking`);
-* the mock answers with the stand-in's choice (astra-agent-v3's ``tft`` best fit) from
+* the mock answers with the stand-in's choice (the ``tft`` best fit of astra-agent-v4, and v3) from
   the prompt's context alone, so a run with the mock in the role is the stand-in's run.
 
 The prompt is simcore's paraphrase of section 2.3 (stage 3: strategy assessment),
@@ -109,7 +109,7 @@ class TacticTask(Task):
         return schema.obj({"tactic": schema.enum(_codes(context))}, title=self.id)
 
     def mock_answer(self, context, rng, options) -> str:
-        """The stand-in's choice (astra-agent-v3: ``best_fit`` with ``selection="tft"``),
+        """The stand-in's choice (astra-agent-v4 and v3: ``best_fit`` with ``selection="tft"``),
         read from the context alone."""
         state = SimpleNamespace(stance=context["partner_stance"], fairness=context["partner_offer_fairness"],
                                 partner_conceded_before=bool(context["partner_conceded_before"]))
