@@ -99,6 +99,9 @@ SHIFT_AT = 30.0
 UNDERFLOW_GUARD = 1e-200
 #: log-probabilities that agree to this many decimals are ties in :meth:`Posterior.top`.
 TIE_DECIMALS = 9
+#: bins per issue in :attr:`HypothesisSpace.peak_cells` (more when an issue has more options): every
+#: issue's block of masses starts 64 bytes after the one before
+CELL_STRIDE = 8
 ENTITIES = ("issue", "option")
 SIGNAL_TYPES = ("point", "comparison")
 STANCES = ("prefer", "oppose")
@@ -180,6 +183,10 @@ class HypothesisSpace:
     shape_vals: tuple       # per issue (K, K) float64
     shape_table: tuple      # per issue (S, K) float64: v_m(o) for every combination s
     option_rows: tuple      # per issue (K, S) float64, contiguous: v_m(o) over s for option o
+    #: (M * S,) intp: the bin of (issue m, combination s), issue m's peak option in s plus
+    #: ``peak_starts[m]``: one bincount gives every issue's masses by peak
+    peak_cells: np.ndarray
+    peak_starts: tuple      # per issue, its first bin: CELL_STRIDE (or the most options) apart
 
     @property
     def n_rankings(self) -> int:
@@ -217,10 +224,14 @@ def hypothesis_space(option_counts: tuple[int, ...], max_hypotheses: int = MAX_H
     table = tuple(vals[i][choice[i]] for i in range(m))
     rows = tuple(np.ascontiguousarray(t.T) for t in table)
     W1 = np.hstack([W, np.ones((W.shape[0], 1))])
-    for a in (W, W1, choice, *vals, *table, *rows):
+    stride = max(CELL_STRIDE, max(option_counts))
+    starts = tuple(stride * i for i in range(m))
+    cells = (choice.astype(np.intp) + np.array(starts, dtype=np.intp)[:, None]).ravel()
+    for a in (W, W1, choice, *vals, *table, *rows, cells):
         a.setflags(write=False)
     return HypothesisSpace(option_counts=tuple(option_counts), W=W, W1=W1, shape_choice=choice,
-                           shape_vals=vals, shape_table=table, option_rows=rows)
+                           shape_vals=vals, shape_table=table, option_rows=rows, peak_cells=cells,
+                           peak_starts=starts)
 
 
 def conceder_target(turn: int, last_turn: int, reservation: float = 0.5) -> float:
@@ -312,6 +323,18 @@ def _cross_comparison(option_counts: tuple[int, ...], sig: Signal, floor: float)
     p = (num + 1e-12) / (ca + cb + 2e-12)
     table = np.log((1.0 - floor) * p + floor / 2)
     return ri.ravel().astype(np.intp), qi.ravel().astype(np.intp), table
+
+
+@caches.lru("policies.bayes: signal log-likelihoods", maxsize=4096)
+def _signal_loglik(option_counts: tuple[int, ...], sig: Signal, floor: float) -> tuple[bool, np.ndarray]:
+    """log P(z | h) of a signal that depends on the ranking only (True, a vector over the
+    rankings) or on the shape combination only (False, a vector over the combinations): the
+    log of :func:`signal_lik`, held at or above log(1e-300)."""
+    lik = np.log(np.maximum(signal_lik(hypothesis_space(option_counts), sig, floor), 1e-300))
+    by_rank = lik.shape[1] == 1
+    vec = np.ascontiguousarray(lik[:, 0] if by_rank else lik[0])
+    vec.setflags(write=False)
+    return by_rank, vec
 
 
 _local = threading.local()
@@ -414,11 +437,11 @@ class Posterior:
                 np.take(table[ri], qi, axis=1, out=t1)
                 self._core += t1
             else:
-                lik = np.log(np.maximum(signal_lik(sp, sig, floor), 1e-300))
-                if lik.shape[1] == 1:
-                    self._rank += lik[:, 0]
+                by_rank, lik = _signal_loglik(sp.option_counts, sig, floor)
+                if by_rank:
+                    self._rank += lik
                 else:
-                    self._shape += lik[0]
+                    self._shape += lik
         self._stale = True
         self.observations += 1
 
@@ -449,8 +472,9 @@ class Posterior:
         self._current()
         sp = self.space
         q = self._q * (100.0 / self._total)
-        return tuple(np.bincount(sp.shape_choice[m], weights=q[m], minlength=k) @ sp.shape_vals[m]
-                     for m, k in enumerate(sp.option_counts))
+        mass = np.bincount(sp.peak_cells, weights=q.ravel())  # every issue's mass by peak, in one pass
+        return tuple(mass[b:b + k] @ sp.shape_vals[m]
+                     for m, (b, k) in enumerate(zip(sp.peak_starts, sp.option_counts)))
 
     def top(self, k: int = 3) -> list[tuple[int, int, float]]:
         """The k most probable hypotheses as (ranking index, shape index, probability).
@@ -471,6 +495,7 @@ class Posterior:
 def table_mse(estimate: Sequence[np.ndarray], truth: Sequence[Sequence[float]]) -> float:
     """Mean over every (issue, option) entry of (estimate - true score)^2; ``truth`` is the
     per-issue score lists or the same already concatenated into one array."""
-    est = np.concatenate([np.asarray(e, dtype=float) for e in estimate])
-    tru = truth if isinstance(truth, np.ndarray) else np.concatenate([np.asarray(t, dtype=float) for t in truth])
-    return float(np.mean((est - tru) ** 2))
+    diff = np.concatenate(estimate, dtype=float)
+    diff -= truth if isinstance(truth, np.ndarray) else np.concatenate(truth, dtype=float)
+    diff *= diff
+    return float(np.add.reduce(diff) / diff.size)  # the mean

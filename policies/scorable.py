@@ -71,6 +71,7 @@ drawn at random per turn; issues are drawn with probability proportional to impo
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Mapping, Sequence
 
@@ -120,11 +121,9 @@ def aspiration(game: Game, party: int, turn: int, last_turn: int, exponent: floa
 
 
 def estimated_deal_scores(game: Game, est: Sequence[np.ndarray]) -> np.ndarray:
-    """(n_deals,) estimated score of every deal: linear in the per-issue estimates."""
-    out = np.zeros(game.n_deals)
-    for col, row in zip(game.deal_columns, est):
-        out += np.asarray(row, dtype=float)[col]
-    return out
+    """(n_deals,) estimated score of every deal: linear in the per-issue estimates, summed
+    issue by issue (a reduction over the first axis adds its rows in order)."""
+    return np.add.reduce(np.concatenate(est, dtype=float)[game.deal_cells], axis=0)
 
 
 def echo_estimate(game: Game, deals: Sequence[Sequence[int]]) -> tuple[np.ndarray, ...]:
@@ -136,8 +135,12 @@ def echo_estimate(game: Game, deals: Sequence[Sequence[int]]) -> tuple[np.ndarra
     if not deals:
         return tuple(np.full(k, 100.0 / (M * k)) for k in game.option_counts)
     arr = np.asarray(deals, dtype=int)
-    return tuple(np.bincount(arr[:, m], minlength=k) * (100.0 / (M * len(arr)))
-                 for m, k in enumerate(game.option_counts))
+    counts = game.option_counts
+    ends = list(itertools.accumulate(counts))
+    starts = [e - k for e, k in zip(ends, counts)]
+    # every issue's counts in one bincount: issue m's options are bins starts[m] .. ends[m] - 1
+    share = np.bincount((arr + starts).ravel(), minlength=ends[-1]) * (100.0 / (M * len(arr)))
+    return tuple(share[a:b] for a, b in zip(starts, ends))
 
 
 def echo_with_words(game: Game, deals: Sequence[Sequence[int]], signals: Sequence) -> tuple[np.ndarray, ...]:
@@ -218,7 +221,7 @@ def deal_view(game: Game, est: Sequence[np.ndarray], rule: str = "share", assume
     the table, read by the ``learnt`` rule only."""
     full = estimated_deal_scores(game, est)
     ranked = np.sort(full)
-    standing = np.searchsorted(ranked, full + 1e-9, side="right") / full.size
+    standing = ranked.searchsorted(full + 1e-9, side="right") / full.size
     bound = learnt_bound(full, shown) if rule == "learnt" else None
     return DealView(full, ranked, _accept_from_sorted(full, ranked, rule, assumed_share, assumed_threshold, bound),
                     standing)
@@ -227,6 +230,15 @@ def deal_view(game: Game, est: Sequence[np.ndarray], rule: str = "share", assume
 def deal_index(game: Game, deal: Sequence[int]) -> int:
     """The row of ``deal`` in ``game.deals`` (lexicographic order)."""
     return int(np.ravel_multi_index(tuple(int(x) for x in deal), game.option_counts))
+
+
+def _changes(game: Game, anchor: Sequence[int]) -> np.ndarray:
+    """(n_deals,) how many issues of ``anchor`` each deal changes: issue by issue, an outer sum
+    (deals are in lexicographic order)."""
+    out = np.zeros(1, dtype=np.intp)
+    for k, a in zip(game.option_counts, anchor):
+        out = np.add.outer(out, np.arange(k) != int(a)).ravel()
+    return out
 
 
 def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Sequence[np.ndarray] | DealView],
@@ -243,7 +255,7 @@ def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Se
     if strict:
         ok &= own > game.parties[party].threshold
     if anchor is not None and max_changes is not None:
-        near = ok & ((game.deals != np.asarray(anchor)).sum(axis=1) <= max_changes)
+        near = ok & (_changes(game, anchor) <= max_changes)
         if near.any():
             ok = near
     cand = np.flatnonzero(ok)
@@ -262,15 +274,22 @@ def choose_deal(game: Game, party: int, level: float, estimates: Mapping[int, Se
         acc = view.accept[cand]
         pct = view.standing[cand]  # percentile standing of each candidate in j's estimated ranking
         n_acc += acc
-        worst = np.minimum(worst, pct)
+        np.minimum(worst, pct, out=worst)
         total += pct
         if game.parties[j].veto:
             veto_ok &= acc
-    # lexsort: last key is primary; all maximised, so negate; cand ascending breaks ties
-    order = np.lexsort((cand, -own[cand], -total, -worst, -n_acc, -veto_ok.astype(int)))
-    best = int(cand[order[0]])
+    # the keys in order, each maximised among the candidates left by the ones before; the
+    # lowest index (cand is ascending) among those still tied
+    left = np.arange(cand.size)
+    for key in (veto_ok, n_acc, worst, total, own[cand]):
+        if left.size == 1:
+            break
+        vals = key[left]
+        left = left[vals == vals.max()]
+    pick = int(left[0])
+    best = int(cand[pick])
     info = {"aspiration": round(float(level), 3), "candidates": int(cand.size),
-            "predicted_accept": int(n_acc[order[0]]), "predicted_veto_ok": bool(veto_ok[order[0]]),
+            "predicted_accept": int(n_acc[pick]), "predicted_veto_ok": bool(veto_ok[pick]),
             "own_score": float(own[best])}
     return tuple(int(x) for x in game.deals[best]), info
 

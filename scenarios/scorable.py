@@ -144,6 +144,11 @@ class Game:
         """Per issue, the option index of every deal (contiguous columns of :attr:`deals`)."""
         return tuple(np.ascontiguousarray(self.deals[:, m], dtype=np.intp) for m in range(self.n_issues))
 
+    @functools.cached_property
+    def deal_cells(self) -> np.ndarray:
+        """:func:`deal_cells` of this game's issues."""
+        return deal_cells(self.option_counts)
+
     def tables(self) -> list[list[np.ndarray]]:
         return [[np.asarray(r, dtype=float) for r in p.scores] for p in self.parties]
 
@@ -190,6 +195,17 @@ class Game:
         acc = self.acceptance(strict)
         return {"deals": int(acc.shape[1]), "passing": int(self.passing(acc=acc).sum()),
                 "unanimous": int((acc.sum(axis=0) == self.n_parties).sum())}
+
+
+def deal_cells(option_counts: tuple[int, ...]) -> np.ndarray:
+    """(n_issues, n_deals) for every deal in lexicographic order (:attr:`Game.deals`), the cell of
+    its option on each issue in the issues' score rows laid end to end: a per-issue table,
+    concatenated and indexed by it, gives every deal's entries, one row per issue."""
+    grids = np.meshgrid(*[np.arange(k) for k in option_counts], indexing="ij")
+    offsets = np.cumsum((0,) + tuple(option_counts[:-1]))
+    cells = np.stack([g.ravel() + off for g, off in zip(grids, offsets)]).astype(np.intp)
+    cells.setflags(write=False)
+    return cells
 
 
 # ---------------------------------------------------------------------------

@@ -477,6 +477,6 @@ class ScorableState:
         final = deals[-1]
         acc = g.accepts(final, strict)
         par = g.passes(final, strict)
-        lar = any(g.passes(d, strict) for d in deals)
+        lar = bool(g.passing(strict)[np.ravel_multi_index(np.array(deals).T, g.option_counts)].any())
         self.to_act = None
         self.outcome = Outcome(final, acc, all(acc), par, lar, deals)

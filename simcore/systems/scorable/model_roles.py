@@ -37,6 +37,7 @@ import numpy as np
 from mockllm import checks, exchanges, schema
 from mockllm.tasks import Task, register_task
 from policies.scorable import aspiration, choose_deal, echo_estimate
+from scenarios.scorable import deal_cells
 from simcore.errors import ParseError
 from simcore.transcript import MODEL_DECISIONS
 
@@ -127,6 +128,7 @@ class _Shape:
     deal_columns: tuple
     deal_scores: dict
     parties: tuple
+    deal_cells: np.ndarray
 
     @property
     def n_issues(self) -> int:
@@ -164,7 +166,8 @@ def stand_in_proposal(context) -> dict:
     best = float(sum(row.max() for row in own))
     parties = tuple(_Party(float(context["your_minimum"]) if j == me else 0.0, name in context["veto_holders"],
                            best if j == me else 0.0) for j, name in enumerate(names))
-    shape = _Shape(counts, grid, tuple(grid[:, m] for m in range(len(counts))), {me: scores}, parties)
+    shape = _Shape(counts, grid, tuple(grid[:, m] for m in range(len(counts))), {me: scores}, parties,
+                   deal_cells(counts))
     level = aspiration(shape, me, int(context["turn"]), int(context["last_turn"]))
     by = {j: [tuple(ids[m].index(code) for m, code in enumerate(p["deal"])) for p in context["proposals"]
               if p["by"] == name] for j, name in enumerate(names)}
