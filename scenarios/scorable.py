@@ -41,8 +41,8 @@ import attrs
 import numpy as np
 
 from scenarios.datafile import read_data
-from simcore.errors import InputError
 from simcore import caches
+from simcore.errors import InputError
 
 FORMAT = "simcore-scorable-game/1"
 DATA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -138,11 +138,6 @@ class Game:
         """Every deal as a (n_deals, M) array of option indices, in lexicographic order."""
         grids = np.meshgrid(*[np.arange(k) for k in self.option_counts], indexing="ij")
         return np.stack([g.ravel() for g in grids], axis=1).astype(np.int16)
-
-    @functools.cached_property
-    def deal_columns(self) -> tuple[np.ndarray, ...]:
-        """Per issue, the option index of every deal (contiguous columns of :attr:`deals`)."""
-        return tuple(np.ascontiguousarray(self.deals[:, m], dtype=np.intp) for m in range(self.n_issues))
 
     @functools.cached_property
     def deal_cells(self) -> np.ndarray:

@@ -125,7 +125,6 @@ class _Shape:
 
     option_counts: tuple
     deals: np.ndarray
-    deal_columns: tuple
     deal_scores: dict
     parties: tuple
     deal_cells: np.ndarray
@@ -166,8 +165,7 @@ def stand_in_proposal(context) -> dict:
     best = float(sum(row.max() for row in own))
     parties = tuple(_Party(float(context["your_minimum"]) if j == me else 0.0, name in context["veto_holders"],
                            best if j == me else 0.0) for j, name in enumerate(names))
-    shape = _Shape(counts, grid, tuple(grid[:, m] for m in range(len(counts))), {me: scores}, parties,
-                   deal_cells(counts))
+    shape = _Shape(counts, grid, {me: scores}, parties, deal_cells(counts))
     level = aspiration(shape, me, int(context["turn"]), int(context["last_turn"]))
     by = {j: [tuple(ids[m].index(code) for m, code in enumerate(p["deal"])) for p in context["proposals"]
               if p["by"] == name] for j, name in enumerate(names)}
