@@ -23,9 +23,9 @@ import traceback
 
 import click
 
+from simcore.catalog import STUDIES, available, part, studied
 from simcore.errors import IllegalMove, SimcoreError
 from simcore.progress import AFTER
-from simcore.catalog import STUDIES, available, part, studied
 from simcore.textsafe import visible
 
 
@@ -102,7 +102,7 @@ def run(ctx, seed, workers, out, progress, overwrite, resume, first_look):
     from simcore import default_study
 
 
-    names = [name for name in available() if part(name, "STUDY") is not None]
+    names = studied()
     if first_look:
         out = os.path.join(out, "first-look")
     todo = default_study.plan(out, names, seed=seed, overwrite=overwrite, resume=resume)  # checks before any work

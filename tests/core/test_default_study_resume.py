@@ -34,7 +34,7 @@ def _fake_studies(monkeypatch, calls, interrupt_at=None, afters=None):
                 json.dump({"seed": seed}, fh)
 
         monkeypatch.setattr(module, "run_default", run_default)
-    monkeypatch.setattr("simcore.cli.available", lambda: NAMES)
+    monkeypatch.setattr("simcore.cli.studied", lambda: NAMES)
 
 
 def simcore(capsys, *args) -> tuple[int, str]:
