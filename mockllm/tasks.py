@@ -38,8 +38,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from mockllm.backend import Message
 from mockllm import checks
+from mockllm.backend import Message
 from simcore import caches
 from simcore.errors import ParseError, UnrecognisedPrompt
 from simcore.jsontext import dumps_compact, loads

@@ -84,8 +84,8 @@ from typing import Iterable, Mapping, Sequence
 import attrs
 import numpy as np
 
-from simcore.errors import InputError
 from simcore import caches
+from simcore.errors import InputError
 
 MAX_HYPOTHESES = 5_000_000
 #: log-probabilities (relative to the most probable hypothesis) are held at or above

@@ -25,10 +25,10 @@ from typing import Any, Sequence
 from policies.bayes import Posterior, hypothesis_space
 from scenarios.scorable import load_game
 from simcore.argcheck import seed_sequence
+from simcore.catalog import STUDIES, part
 from simcore.errors import InputError
 from simcore.registry import make as _make, register as _register, registered as _registered
 from simcore.roles import roles as _roles
-from simcore.catalog import STUDIES, part
 from simcore.systems.astra.match import episode_match as astra_match
 from simcore.systems.astra.registry import AGENTS as ASTRA_AGENTS, DEFAULT_BASE_PARTNER
 from simcore.systems.dominance.match import dialogue_match as dominance_match

@@ -16,12 +16,12 @@ import json
 import os
 from typing import Sequence
 
+from simcore.catalog import STUDIES, part
 from simcore.errors import InputError
 from simcore.files import RUN_FILES, SWEEP_FILES, prepare_out_dir, write_atomic
 from simcore.jsonread import JSONProblem, loads
 from simcore.launch import launch
 from simcore.progress import _clock
-from simcore.catalog import STUDIES, part
 
 MARK = "default-study.json"
 

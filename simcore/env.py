@@ -37,9 +37,9 @@ from typing import Any, Optional, Sequence
 import numpy as np
 
 from simcore.argcheck import seed_sequence
+from simcore.catalog import STUDIES, part
 from simcore.driver import play
 from simcore.errors import AgentError, InputError
-from simcore.catalog import STUDIES, part
 
 try:  # an optional extra
     from gymnasium import spaces

@@ -18,10 +18,10 @@ from __future__ import annotations
 from typing import Any, Optional, Sequence
 
 from simcore.argcheck import seed_sequence
+from simcore.catalog import part
 from simcore.contract import Match
 from simcore.errors import InputError
 from simcore.registry import registered, resolve
-from simcore.catalog import part
 
 
 class EnvSpec:

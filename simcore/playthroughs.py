@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 
+from simcore.catalog import available, part
 from simcore.errors import SimcoreError
 from simcore.files import write_atomic
-from simcore.catalog import available, part
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DIR = os.path.join(ROOT, "tests", "playthroughs")

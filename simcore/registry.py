@@ -23,9 +23,9 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import attrs
 
+from simcore.catalog import STUDIES
 from simcore.errors import UnknownIdError
 from simcore.once import Once
-from simcore.catalog import STUDIES
 from simcore.textsafe import visible
 
 KINDS = ("scenario", "policy", "protocol", "backend", "study")

@@ -24,8 +24,8 @@ from typing import Any, Callable, Mapping
 
 import attrs
 
-from simcore.errors import UnknownIdError
 from simcore.catalog import STUDIES, available, part
+from simcore.errors import UnknownIdError
 
 
 def _frozen_mapping(value: Mapping[str, Any]) -> tuple:

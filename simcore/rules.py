@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import importlib
 import os
+from simcore.catalog import STUDIES, part
 from simcore.files import write_atomic
 from simcore.ruletable import Rule, markdown, table
-from simcore.catalog import STUDIES, part
 
 
 def rules(system: str) -> tuple[Rule, ...]:

@@ -34,8 +34,8 @@ import contextlib
 
 from mockllm.exchanges import summary
 from simcore import noise
-from simcore.errors import InputError, SimcoreError
 from simcore.catalog import STUDIES, part
+from simcore.errors import InputError, SimcoreError
 from simcore.textsafe import visible
 from simcore.transcript import MODEL_DECISIONS, Event, jsonl_lines, run_of_line
 

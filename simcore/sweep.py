@@ -55,6 +55,7 @@ import numpy as np
 from scipy.special import stdtrit
 
 from simcore.backends import build_backend
+from simcore.catalog import STUDIES, system_of_study
 from simcore.errors import BackendFatal, InputError, SimcoreError
 from simcore.executors import check_choice, open_executor
 from simcore.files import prepare_out_dir
@@ -63,7 +64,6 @@ from simcore.progress import Progress
 from simcore.resultlog import ResultLog, dumps, read_log
 from simcore.seeding import derive
 from simcore.study import Job, JobOutput, Summary, _Call, write_summary
-from simcore.catalog import STUDIES, system_of_study
 from simcore.tables import Table
 from simcore.transcript import _jsonable
 

@@ -30,11 +30,11 @@ from mockllm.backend import Message
 from mockllm.mock import MockBackend
 from mockllm.tasks import all_tasks
 from simcore.argcheck import load_ref
+from simcore.catalog import STUDIES, part
 from simcore.driver import play
 from simcore.errors import AgentError, IllegalMove, InputError, ParseError, UnrecognisedPrompt
 from simcore.registry import resolve
 from simcore.seeding import derive
-from simcore.catalog import STUDIES, part
 from simcore.transcript import Event
 
 

@@ -16,8 +16,8 @@ import click
 from mockllm.tasks import Task
 from simcore.cli_options import common_options
 from simcore.errors import InputError, ParseError
-from simcore.seeding import generator
 from simcore.launch import launch
+from simcore.seeding import generator
 from simcore.study import Job, JobOutput, Summary
 from simcore.tables import Table
 from simcore.transcript import Event

@@ -39,10 +39,10 @@ import attrs
 import numpy as np
 
 from scenarios.scorable import Game, Issue
+from simcore import caches
 from simcore.contract import Legal, illegal
 from simcore.seeding import child
 from simcore.transcript import Transcript
-from simcore import caches
 
 def _note(source: str) -> dict:
     return {"source": source}

@@ -14,12 +14,12 @@ import importlib
 import os
 
 from simcore import noise
+from simcore.catalog import STUDIES, part
 from simcore.errors import InputError
 from simcore.files import write_atomic
 from simcore.report import checked, load, page, sweep as sweep_mod
 from simcore.report.steps import RULE, Sampler, anchor, mark_noise, match, pick_one, render_steps
 from simcore.robustness import cell, verdict
-from simcore.catalog import STUDIES, part
 
 SAMPLE = 8
 #: runs of each kind read as candidates for its step-through (steps.RULE says which is shown)

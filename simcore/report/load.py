@@ -22,10 +22,10 @@ from typing import Callable
 
 import attrs
 
+from simcore.catalog import STUDIES, system_of_study
 from simcore.errors import InputError
 from simcore.jsonread import read_json
 from simcore.report.checked import wrap
-from simcore.catalog import STUDIES, system_of_study
 from simcore.transcript import Event, jsonl_lines
 from simcore.transcript import run_of_line as _run_of
 

@@ -13,8 +13,8 @@ import importlib
 import json
 import re
 
-from simcore.report import svg
 from simcore.catalog import STUDIES, part
+from simcore.report import svg
 from simcore.report.page import figure, missing, note, num, table
 
 def _report(system: str):

@@ -10,10 +10,10 @@ from click.testing import CliRunner
 import simcore
 import simcore.catalog
 from simcore import noise, playthroughs
+from simcore.catalog import STUDIES, part, studied
 from simcore.cli import cli
 from simcore.roles import claims, roles
 from simcore.rules import rules
-from simcore.catalog import STUDIES, part, studied
 from simcore.testing import check_policy
 
 

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import simcore
-from simcore.errors import InputError
 from simcore.catalog import STUDIES
+from simcore.errors import InputError
 
 pettingzoo = pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test  # noqa: E402

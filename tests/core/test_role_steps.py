@@ -15,12 +15,12 @@ import pytest
 
 from mockllm.client import ModelClient
 from mockllm.exchanges import summary
-from simcore.transcript import MODEL_DECISIONS
 from mockllm.mock import MockBackend
-from simcore.systems.astra.model_roles import TACTIC, TacticRole
 from mockllm.scripted import ScriptedBackend
 from policies import astra_modules as M
 from simcore.seeding import generator
+from simcore.systems.astra.model_roles import TACTIC, TacticRole
+from simcore.transcript import MODEL_DECISIONS
 from tests.clirun import simcore
 from tests.modelnotes import without_notes
 from checkout import TESTS  # noqa: E402

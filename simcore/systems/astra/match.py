@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional
 
 from mockllm.client import ModelClient
-from simcore.systems.astra.model_roles import TEMPERATURE, PartnerRole, TacticRole
 from policies.astra import speak
 from scenarios.bilateral import Domain, Valuation, load_domain
 from simcore import caches
@@ -31,6 +30,7 @@ from simcore.registry import make, resolve
 from simcore.role_backends import role_client
 from simcore.seats import Voiced, seat
 from simcore.seeding import child
+from simcore.systems.astra.model_roles import TEMPERATURE, PartnerRole, TacticRole
 from simcore.systems.astra.params import NO_ASTRA_EXTRA
 from simcore.systems.astra.registry import AGENTS, BASE_PARTNERS, DEFAULT_BASE_PARTNER, PARTNERS, SYSTEM
 

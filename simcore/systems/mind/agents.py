@@ -28,9 +28,9 @@ from typing import Any, Optional
 from mockllm.client import ModelClient
 from mockllm.exchanges import policy_notes, recording
 from mockllm.travel import PROPOSE, READ, SPEAK
-from simcore.protocols.travel_moves import Dissent, Me, Update, Vote
 from scenarios.travel import item as get_item
 from simcore.errors import InputError
+from simcore.protocols.travel_moves import Dissent, Me, Update, Vote
 from simcore.protocols.travel_vote import Action, Observation, Reading, act_word
 
 #: the methods and flags of a structured MIND policy (docs/users/api.md "Your own policy"; guess() is

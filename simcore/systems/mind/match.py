@@ -35,7 +35,6 @@ import attrs
 import numpy as np
 
 from mockllm.client import ModelClient
-from simcore.systems.mind.model_roles import BaseRole
 from policies.mad import MadPolicy
 from policies.mind import MindPolicy
 from scenarios.travel import Group, generate_group, item as get_item
@@ -48,6 +47,7 @@ from simcore.registry import is_builtin, make
 from simcore.seats import policy_spec, seat
 from simcore.seeding import child
 from simcore.systems.mind.agents import MindSeat, VoicedSeat, adapter, voice_for
+from simcore.systems.mind.model_roles import BaseRole
 
 SYSTEM = "mind"
 #: the policy a seat given None gets

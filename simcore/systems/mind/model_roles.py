@@ -61,10 +61,10 @@ import attrs
 from mockllm import checks, schema
 from mockllm.tasks import Task, register_task
 from policies.travel_common import plurality
-from simcore.protocols.travel_moves import Update, Vote
 from scenarios.travel import ITEMS
 from simcore.errors import ParseError
 from simcore.metrics.mind_judge import CRITERIA, NOT_COMPARABLE, blind_evidence, letters, settle
+from simcore.protocols.travel_moves import Update, Vote
 from simcore.transcript import Event
 
 #: the stand-in the mock plays: base-v3's agree threshold (policies.mad.MadPolicy.agree_max_w)

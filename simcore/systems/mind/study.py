@@ -18,11 +18,10 @@ from typing import Any, Sequence
 import attrs
 
 from mockllm.client import CallStats, ModelClient
-from simcore.systems.mind.model_roles import judge_context, judge_verdict
 from mockllm.tone import TONE_NOISE
 from scenarios.travel import generate_group
-from simcore.argcheck import seat_ref
 from simcore import backends
+from simcore.argcheck import seat_ref
 from simcore.errors import InputError
 from simcore.metrics.mind import outcome_metrics, tom_metrics
 from simcore.metrics.mind_figures import bootstrap_ci95, confusion, paired_ci95
@@ -32,6 +31,7 @@ from simcore.role_backends import check_roles, role_backend_label
 from simcore.seeding import generator
 from simcore.study import Job, JobOutput, Summary, with_model_calls
 from simcore.systems.mind.match import start
+from simcore.systems.mind.model_roles import judge_context, judge_verdict
 from simcore.systems.mind.registry import JUDGES, POLICY_IDS, SEAT_NAMES, SYSTEM, VARIANTS
 from simcore.systems.mind.tables import tables
 from simcore.systems.mind.variants import base_role, judge_pair, judge_role, variant_object, variant_policy

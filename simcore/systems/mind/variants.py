@@ -10,13 +10,13 @@ from typing import Any
 
 import attrs
 
-from simcore.systems.mind.model_roles import JUDGE_TEMPERATURE, TEMPERATURE, BaseRole
 from policies.mad import MadPolicy
 from simcore.argcheck import _policy_object, load_ref
 from simcore.registry import make
 from simcore.role_backends import role_client
 from simcore.seeding import generator
 from simcore.systems.mind.agents import POLICY_METHODS
+from simcore.systems.mind.model_roles import JUDGE_TEMPERATURE, TEMPERATURE, BaseRole
 from simcore.systems.mind.registry import SYSTEM, VARIANTS
 
 #: the config's fields that override a policy parameter of the same name (None: the registered value)

@@ -29,7 +29,6 @@ import attrs
 
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
-from simcore.systems.scorable.model_roles import NegotiatorRole
 from scenarios.scorable import Game, load_game
 from simcore.argcheck import _registered_id, seed_sequence
 from simcore.backends import backend_object
@@ -43,6 +42,7 @@ from simcore.seeding import child
 from simcore.systems.scorable.agents import Negotiator, VoicedSeat
 from simcore.systems.scorable.methods import METHODS
 from simcore.systems.scorable.model import SessionModel, TurnDraws
+from simcore.systems.scorable.model_roles import NegotiatorRole
 from simcore.systems.scorable.registry import SYSTEM
 from simcore.transcript import Event
 

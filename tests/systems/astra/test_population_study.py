@@ -9,8 +9,8 @@ import pytest
 
 pytest.importorskip("negmas")
 
-from simcore.study import run_study  # noqa: E402
 from simcore.bridges.negmas.population_study import STUDY, PopulationConfig, group_of, pooled  # noqa: E402
+from simcore.study import run_study  # noqa: E402
 from tests.clirun import simcore as run_cli  # noqa: E402
 
 PATH = "simcore.bridges.negmas.population_study:STUDY"

@@ -11,11 +11,11 @@ import pytest
 
 from mockllm.client import CallStats
 from mockllm.mock import MockBackend
-from simcore.systems.astra.model_roles import PARTNER
+from scenarios.bilateral import load_domain as _domain
 from simcore.errors import ParseError
 from simcore.seeding import derive
-from scenarios.bilateral import load_domain as _domain
 from simcore.systems.astra.match import play_episode
+from simcore.systems.astra.model_roles import PARTNER
 from tests.clirun import simcore
 from tests.modelnotes import without_notes
 

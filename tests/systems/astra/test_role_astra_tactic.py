@@ -11,11 +11,11 @@ import pytest
 
 from mockllm.backend import Message
 from mockllm.mock import MockBackend
-from simcore.systems.astra.model_roles import TACTIC, majority, ranking
 from policies import astra_modules as M
-from simcore.seeding import derive
 from scenarios.bilateral import load_domain as _domain
+from simcore.seeding import derive
 from simcore.systems.astra.match import play_episode
+from simcore.systems.astra.model_roles import TACTIC, majority, ranking
 from tests.clirun import one_line, simcore
 from tests.modelnotes import without_notes
 

@@ -11,10 +11,10 @@ import simcore
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from policies.mind import MindPolicy
-from simcore.protocols.travel_moves import Dissent, Update, Vote
 from scenarios.travel import Group, Persona, Preference, generate_group
 from simcore.driver import play
 from simcore.errors import AgentError, IllegalMove, InputError
+from simcore.protocols.travel_moves import Dissent, Update, Vote
 from simcore.protocols.travel_vote import Action, Observation, Reading, TravelVoteGame
 from simcore.registry import register, unregister
 from simcore.study import run_study

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from mockllm import tone
 from mockllm.backend import Message
 from mockllm.client import ModelClient
 from mockllm.mock import MockBackend
 from mockllm.scripted import ScriptedBackend
-from mockllm import tone
 from mockllm.travel import PROPOSE, READ, SPEAK, TravelUtterance, read, render, render_all
 from scenarios.travel import BAND_ORDER, BANDS, CATALOGUE, band_of
 from simcore.errors import InputError, ParseError, UnrecognisedPrompt

@@ -7,11 +7,11 @@ import pytest
 
 from policies.mind import MindPolicy
 from policies.travel_common import group_middle, middle_ground
-from simcore.protocols.travel_moves import Dissent, Me
 from scenarios.travel import ITEMS
 from scenarios.travel_traces import TRACES
-from simcore.systems.mind.traces import play
+from simcore.protocols.travel_moves import Dissent, Me
 from simcore.registry import make, resolve as spec
+from simcore.systems.mind.traces import play
 
 TRACE = {t.name: t for t in TRACES}
 ATMOSPHERE = ITEMS["rest_atmosphere"]   # D12's item: nominal, "No preference" among its options

@@ -7,8 +7,8 @@ from hypothesis import given, settings, strategies as st
 from policies.mad import MadPolicy
 from policies.mind import MindPolicy
 from policies.travel_common import group_middle, middle_ground
-from simcore.protocols.travel_moves import Dissent, Me, fallback_value
 from scenarios.travel import ITEMS, band
+from simcore.protocols.travel_moves import Dissent, Me, fallback_value
 from tests.strategies import travel_items
 
 PRICE = ITEMS["acc_price"]          # ordinal: Economy < Budget < Moderate < Upscale < Luxury, + Flexible

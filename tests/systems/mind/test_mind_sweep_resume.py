@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
-from simcore.sweep import run_sweep
 from simcore.catalog import system_of_study
+from simcore.sweep import run_sweep
 from simcore.systems.mind import STUDY_PATH, MindConfig
 
 

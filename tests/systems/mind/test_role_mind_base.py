@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from simcore.systems.mind.model_roles import BASE
 from simcore.errors import ParseError
+from simcore.systems.mind.model_roles import BASE
 from tests.taskbackend import OneTask
 from tests.clirun import simcore
 from tests.modelnotes import without_notes

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 from mockllm.mock import MockBackend
-from simcore.systems.mind.model_roles import JUDGE, JUDGE_KEYS, events_of, judge_context
 from simcore.errors import ParseError
 from simcore.metrics.mind_judge import CRITERIA, blind_evidence, compare, conversation_key, letters, settle
+from simcore.systems.mind.model_roles import JUDGE, JUDGE_KEYS, events_of, judge_context
 from tests.taskbackend import OneTask
 from tests.clirun import one_line, simcore
 

@@ -10,8 +10,8 @@ import json
 import numpy as np
 import pytest
 
-from simcore.systems.scorable.model_roles import NEGOTIATOR, stand_in_proposal
 from simcore.errors import ParseError
+from simcore.systems.scorable.model_roles import NEGOTIATOR, stand_in_proposal
 from tests.taskbackend import OneTask
 from tests.clirun import simcore
 from tests.modelnotes import without_notes

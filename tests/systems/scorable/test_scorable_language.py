@@ -18,8 +18,8 @@ from policies.llm_pe import issues_context, pe_estimate
 from policies.scorable import choose_cues
 from scenarios.scorable import load_shipped
 from simcore.errors import ParseError
-from simcore.systems.scorable.match import start
 from simcore.seeding import derive, generator
+from simcore.systems.scorable.match import start
 from tests.mockasks import asks
 
 GAME = load_shipped("harbour-sport-park")

@@ -12,10 +12,10 @@ from click.testing import CliRunner
 from scenarios.scorable import load_shipped
 from simcore.cli import cli
 from simcore.seeding import derive
+from simcore.study import run_study
 from simcore.systems import scorable as study_mod
 from simcore.systems.scorable import METHOD_IDS, PLAYTHROUGHS, STUDY, ScorableConfig
 from simcore.systems.scorable.match import start
-from simcore.study import run_study
 from checkout import TESTS  # noqa: E402
 
 PLAY_DIR = os.path.join(TESTS, "playthroughs")
